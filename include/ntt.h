@@ -1,0 +1,357 @@
+/*
+ * ntt.h - number-theoretic transforms and polynomial multiplication.
+ *
+ * One header for the whole public API.  Conventions used throughout:
+ *
+ *  - Every function that can fail returns an ntt_status; NTT_OK is 0.
+ *    The library never prints, never aborts and never exits.
+ *  - On failure nothing the caller owns has been modified: arguments and
+ *    input ranges are validated before the first write.
+ *  - "p" is the modulus.  A plan works on elements of one width:
+ *      NTT_U32: uint32_t elements, prime p with 2 < p < 2^30;
+ *      NTT_U64: uint64_t elements, prime p with 2 < p < 2^62.
+ *    Every public input coefficient must be in [0, p) (else NTT_ERANGE);
+ *    every public output coefficient is fully reduced to [0, p).
+ *  - Sizes n are powers of two, 2 <= n <= 2^NTT_MAX_LOG2_N.
+ *  - A cyclic plan of size n needs n | p-1; a negacyclic plan needs 2n | p-1
+ *    (else NTT_EMODULUS).
+ *  - Spectra (the output of the forward transform, the input of the inverse)
+ *    are in bit-reversed order unless the plan has NTT_FLAG_NATURAL_ORDER.
+ *    Bit-reversed spectra are all the pointwise product needs; natural order
+ *    costs one extra permutation pass.
+ *  - A plan may be used by one thread at a time; different plans are
+ *    independent and may be used concurrently.  All other functions are
+ *    thread-safe.
+ */
+#ifndef NTT_H
+#define NTT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NTT_VERSION_MAJOR 0
+#define NTT_VERSION_MINOR 1
+#define NTT_VERSION_PATCH 0
+
+#if defined(__GNUC__) || defined(__clang__)
+#define NTT_NODISCARD __attribute__((warn_unused_result))
+#define NTT_API __attribute__((visibility("default")))
+#else
+#define NTT_NODISCARD
+#define NTT_API
+#endif
+
+/* Largest transform size is 2^NTT_MAX_LOG2_N. */
+#define NTT_MAX_LOG2_N 30
+
+typedef enum ntt_status {
+    NTT_OK = 0,
+    NTT_EINVAL = 1,       /* bad argument: NULL pointer, size 0, not a power of
+                             two or above the bound, width mismatch, stride < n */
+    NTT_EMODULUS = 2,     /* modulus unusable: not prime, outside the width's
+                             range, or no root of unity of the needed order */
+    NTT_ERANGE = 3,       /* an input coefficient is >= p */
+    NTT_ENOMEM = 4,       /* host or device memory exhausted */
+    NTT_EUNSUPPORTED = 5, /* backend not built or not usable on this machine,
+                             or it does not offer the requested variant */
+    NTT_EBACKEND = 6,     /* the backend failed at run time (e.g. a CUDA error) */
+    NTT_EIO = 7,          /* a file could not be opened, read, written, renamed */
+    NTT_EFORMAT = 8       /* malformed input file */
+} ntt_status;
+
+/* A static English description of s; never NULL (unknown codes included). */
+NTT_API const char *ntt_status_string(ntt_status s);
+
+/* ------------------------------------------------------------------------ */
+/* Backends, modular multiplication, variants                                 */
+/* ------------------------------------------------------------------------ */
+
+typedef enum ntt_backend {
+    NTT_BACKEND_AUTO = 0,   /* the fastest available; the environment variable
+                               NTT_BACKEND=scalar|avx2|openmp|cuda overrides */
+    NTT_BACKEND_SCALAR = 1, /* portable C, always available */
+    NTT_BACKEND_AVX2 = 2,
+    NTT_BACKEND_OPENMP = 3,
+    NTT_BACKEND_CUDA = 4
+} ntt_backend;
+#define NTT_BACKEND_COUNT 5
+
+/* 1 if backend b is built in and usable on this machine, else 0.
+   NTT_BACKEND_AUTO is always available. */
+NTT_API int ntt_backend_available(ntt_backend b);
+
+/* "auto", "scalar", "avx2", "openmp", "cuda"; "unknown" for other values. */
+NTT_API const char *ntt_backend_name(ntt_backend b);
+
+/* Parses a backend name as printed by ntt_backend_name (case-insensitive).
+   Returns NTT_EINVAL for an unknown name. */
+NTT_API NTT_NODISCARD ntt_status ntt_backend_from_name(const char *name, ntt_backend *b);
+
+/* The backend that NTT_BACKEND_AUTO resolves to right now. */
+NTT_API ntt_backend ntt_backend_resolve_auto(void);
+
+/* How twiddle factors and pointwise products are reduced.  All variants give
+   bit-identical public results; they differ only in speed. */
+typedef enum ntt_modmul {
+    NTT_MODMUL_DEFAULT = 0,    /* the backend's fastest */
+    NTT_MODMUL_NAIVE = 1,      /* % by the run-time modulus */
+    NTT_MODMUL_BARRETT = 2,    /* Barrett reduction of the full product */
+    NTT_MODMUL_MONTGOMERY = 3, /* twiddles in Montgomery form, REDC */
+    NTT_MODMUL_SHOUP = 4       /* precomputed w' = floor(w 2^k / p) for each
+                                  twiddle; pointwise products use Montgomery */
+} ntt_modmul;
+
+NTT_API const char *ntt_modmul_name(ntt_modmul m); /* "default", "naive", ... */
+NTT_API NTT_NODISCARD ntt_status ntt_modmul_from_name(const char *name, ntt_modmul *m);
+
+/* Which algorithm a plan runs.  Everything but NTT_VARIANT_FAST exists to
+   reproduce the course reports' ladder in benchmarks.  Every variant gives
+   the same results.  The CPU backends offer FAST (any modmul) and BASELINE
+   (NTT_MODMUL_NAIVE or DEFAULT only, as in the reports); the GPU_* variants
+   are the CUDA backend's.  Other combinations give NTT_EUNSUPPORTED. */
+typedef enum ntt_variant {
+    NTT_VARIANT_FAST = 0,     /* the library's fast path */
+    NTT_VARIANT_BASELINE = 1, /* the reports' design: bit-reversal pass, then
+                                 radix-2 Cooley-Tukey stages with twiddles
+                                 computed by powers as it goes */
+    NTT_VARIANT_GPU_TABLE = 2,  /* GPU ladder: one launch per stage,
+                                   precomputed twiddles, host sync per stage */
+    NTT_VARIANT_GPU_ASYNC = 3,  /* ... without the per-stage host sync */
+    NTT_VARIANT_GPU_SHARED = 4  /* ... plus a shared-memory kernel for the
+                                   small stages (the reports' best) */
+} ntt_variant;
+
+NTT_API const char *ntt_variant_name(ntt_variant v);
+NTT_API NTT_NODISCARD ntt_status ntt_variant_from_name(const char *name, ntt_variant *v);
+
+typedef enum ntt_width { NTT_U32 = 32, NTT_U64 = 64 } ntt_width;
+
+/* Plan flags. */
+#define NTT_FLAG_NEGACYCLIC 1u    /* transforms mod x^n + 1 instead of x^n - 1 */
+#define NTT_FLAG_NATURAL_ORDER 2u /* spectra in natural order */
+
+/* Optional plan settings.  A zero-initialised struct (or NULL) means the
+   defaults: fastest modmul, fast variant, cyclic, bit-reversed spectra,
+   default thread count. */
+typedef struct ntt_plan_options {
+    ntt_modmul modmul;
+    ntt_variant variant;
+    unsigned flags;  /* NTT_FLAG_* */
+    int threads;     /* OpenMP backend: 0 = OMP_NUM_THREADS or all cores */
+} ntt_plan_options;
+
+/* ------------------------------------------------------------------------ */
+/* Plans                                                                      */
+/* ------------------------------------------------------------------------ */
+
+typedef struct ntt_plan ntt_plan;
+
+/* Creates a plan for transforms of size n modulo the prime p.  Builds all
+   twiddle tables and allocates all scratch memory once (on the GPU backend it
+   also uploads the tables); executing a plan allocates nothing.
+   *plan is set to NULL on failure.
+   Errors: NTT_EINVAL (plan NULL, n not a power of two in [2, 2^30], bad width
+   or option values), NTT_EMODULUS (p not prime, out of the width's range, or
+   n (cyclic) / 2n (negacyclic) does not divide p-1), NTT_EUNSUPPORTED
+   (backend or variant unavailable), NTT_ENOMEM. */
+NTT_API NTT_NODISCARD ntt_status ntt_plan_create(ntt_plan **plan, size_t n, uint64_t p,
+                                         ntt_width width, ntt_backend backend,
+                                         const ntt_plan_options *opts);
+
+/* As ntt_plan_create, for a residue number system: count >= 1 moduli, each
+   obeying the rules above.  In batched calls item i uses moduli[i % count],
+   so a polynomial stored as `count` consecutive limbs (stride apart) is one
+   batch of `count` items. */
+NTT_API NTT_NODISCARD ntt_status ntt_plan_create_rns(ntt_plan **plan, size_t n,
+                                             const uint64_t *moduli, size_t count,
+                                             ntt_width width, ntt_backend backend,
+                                             const ntt_plan_options *opts);
+
+/* Frees everything the plan owns.  NULL is ignored. */
+NTT_API void ntt_plan_destroy(ntt_plan *plan);
+
+NTT_API size_t ntt_plan_size(const ntt_plan *plan);            /* n */
+NTT_API ntt_width ntt_plan_width(const ntt_plan *plan);
+NTT_API ntt_backend ntt_plan_backend(const ntt_plan *plan);    /* never AUTO */
+NTT_API ntt_modmul ntt_plan_modmul(const ntt_plan *plan);      /* never DEFAULT */
+NTT_API ntt_variant ntt_plan_variant(const ntt_plan *plan);
+NTT_API size_t ntt_plan_moduli(const ntt_plan *plan, const uint64_t **moduli);
+
+/* ------------------------------------------------------------------------ */
+/* Execution                                                                  */
+/* ------------------------------------------------------------------------ */
+/*
+ * forward:   a <- NTT(a) in place.  Input: n coefficients in natural order.
+ *            Output: spectrum (bit-reversed unless NTT_FLAG_NATURAL_ORDER).
+ *            For a negacyclic plan the transform is evaluation at the odd
+ *            powers of a primitive 2n-th root (the psi twist is built into
+ *            the twiddles); for a cyclic plan, at the powers of an n-th root.
+ * inverse:   a <- NTT^-1(a) in place, including the 1/n scaling, so
+ *            inverse(forward(a)) == a.
+ * pointwise: c[i] = a[i] * b[i] mod p.  c may alias a and/or b exactly
+ *            (c == a); partial overlap is not allowed.
+ * polymul:   c = a * b mod (x^n - 1), or mod (x^n + 1) for a negacyclic
+ *            plan; a, b, c in natural order.  c may alias a and/or b
+ *            exactly.  Uses the plan's scratch memory.
+ * All inputs must be in [0, p) (checked: NTT_ERANGE, nothing written);
+ * outputs are in [0, p).  Errors: NTT_EINVAL for NULL pointers or a width
+ * that does not match the plan.
+ *
+ * Batched forms run `count` independent items; item i starts at element
+ * i*stride and uses modulus i % (number of plan moduli).  stride >= n
+ * (items may not overlap); count == 0 is a no-op.  The whole batch is
+ * range-checked before anything is written.
+ */
+NTT_API NTT_NODISCARD ntt_status ntt_forward_u32(ntt_plan *plan, uint32_t *a);
+NTT_API NTT_NODISCARD ntt_status ntt_forward_u64(ntt_plan *plan, uint64_t *a);
+NTT_API NTT_NODISCARD ntt_status ntt_inverse_u32(ntt_plan *plan, uint32_t *a);
+NTT_API NTT_NODISCARD ntt_status ntt_inverse_u64(ntt_plan *plan, uint64_t *a);
+NTT_API NTT_NODISCARD ntt_status ntt_pointwise_u32(ntt_plan *plan, uint32_t *c,
+                                           const uint32_t *a, const uint32_t *b);
+NTT_API NTT_NODISCARD ntt_status ntt_pointwise_u64(ntt_plan *plan, uint64_t *c,
+                                           const uint64_t *a, const uint64_t *b);
+NTT_API NTT_NODISCARD ntt_status ntt_polymul_u32(ntt_plan *plan, uint32_t *c,
+                                         const uint32_t *a, const uint32_t *b);
+NTT_API NTT_NODISCARD ntt_status ntt_polymul_u64(ntt_plan *plan, uint64_t *c,
+                                         const uint64_t *a, const uint64_t *b);
+
+NTT_API NTT_NODISCARD ntt_status ntt_forward_batch_u32(ntt_plan *plan, uint32_t *a,
+                                               size_t count, size_t stride);
+NTT_API NTT_NODISCARD ntt_status ntt_forward_batch_u64(ntt_plan *plan, uint64_t *a,
+                                               size_t count, size_t stride);
+NTT_API NTT_NODISCARD ntt_status ntt_inverse_batch_u32(ntt_plan *plan, uint32_t *a,
+                                               size_t count, size_t stride);
+NTT_API NTT_NODISCARD ntt_status ntt_inverse_batch_u64(ntt_plan *plan, uint64_t *a,
+                                               size_t count, size_t stride);
+NTT_API NTT_NODISCARD ntt_status ntt_pointwise_batch_u32(ntt_plan *plan, uint32_t *c,
+                                                 const uint32_t *a,
+                                                 const uint32_t *b, size_t count,
+                                                 size_t stride);
+NTT_API NTT_NODISCARD ntt_status ntt_pointwise_batch_u64(ntt_plan *plan, uint64_t *c,
+                                                 const uint64_t *a,
+                                                 const uint64_t *b, size_t count,
+                                                 size_t stride);
+NTT_API NTT_NODISCARD ntt_status ntt_polymul_batch_u32(ntt_plan *plan, uint32_t *c,
+                                               const uint32_t *a, const uint32_t *b,
+                                               size_t count, size_t stride);
+NTT_API NTT_NODISCARD ntt_status ntt_polymul_batch_u64(ntt_plan *plan, uint64_t *c,
+                                               const uint64_t *a, const uint64_t *b,
+                                               size_t count, size_t stride);
+
+/* ------------------------------------------------------------------------ */
+/* Products for any modulus (the stable convenience API)                      */
+/* ------------------------------------------------------------------------ */
+
+/* Longest product ntt_polymul_mod accepts: la + lb - 1 <= NTT_POLYMUL_MAX_LEN. */
+#define NTT_POLYMUL_MAX_LEN ((size_t)1 << NTT_MAX_LOG2_N)
+
+/* c[0 .. la+lb-2] = a * b mod p, for any p in [2, 2^63), la, lb >= 1.
+   Inputs must be < p. c may not alias a or b.
+
+   A prime p < 2^62 with 2^k | p-1, 2^k >= la+lb-1, is used directly (u32
+   elements for p < 2^30, else u64).  Every other p goes through three (or,
+   when la, lb and p are small enough, two) internal primes near 2^62 and
+   Garner's CRT, which is exact because their product exceeds
+   min(la,lb) * (p-1)^2 for every p < 2^63 and every length within the bound.
+   Very short inputs are multiplied by schoolbook.
+   Bound: la + lb - 1 <= NTT_POLYMUL_MAX_LEN (else NTT_EINVAL).
+   Plans (twiddle tables) are cached between calls, keyed by modulus, size
+   and backend; ntt_cache_clear() frees them.
+   Errors: NTT_EINVAL (NULL pointer, la or lb == 0, length bound, c aliasing
+   a or b), NTT_EINVAL for p < 2 or p >= 2^63, NTT_ERANGE (an input >= p),
+   NTT_EUNSUPPORTED (backend unavailable), NTT_ENOMEM. */
+NTT_API NTT_NODISCARD ntt_status ntt_polymul_mod(uint64_t *c, const uint64_t *a, size_t la,
+                                         const uint64_t *b, size_t lb, uint64_t p,
+                                         ntt_backend backend);
+
+/* As ntt_polymul_mod, with plan options (modmul, variant, threads) for the
+   transforms it runs; flags in opts are ignored.  opts may be NULL. */
+NTT_API NTT_NODISCARD ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la,
+                                            const uint64_t *b, size_t lb, uint64_t p,
+                                            ntt_backend backend,
+                                            const ntt_plan_options *opts);
+
+/* Frees the plans cached by ntt_polymul_mod.  Safe to call at any time. */
+NTT_API void ntt_cache_clear(void);
+
+/* ------------------------------------------------------------------------ */
+/* Number theory                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* 1 if n is prime, else 0.  Deterministic for every 64-bit n. */
+NTT_API int ntt_is_prime(uint64_t n);
+
+/* A primitive root modulo the prime p (the smallest one).
+   Errors: NTT_EINVAL (g NULL), NTT_EMODULUS (p not prime). */
+NTT_API NTT_NODISCARD ntt_status ntt_primitive_root(uint64_t p, uint64_t *g);
+
+/* An element of multiplicative order exactly `order` mod the prime p:
+   g^((p-1)/order) for the smallest primitive root g.
+   Errors: NTT_EINVAL, NTT_EMODULUS (p not prime or order does not divide
+   p-1). */
+NTT_API NTT_NODISCARD ntt_status ntt_root_of_unity(uint64_t p, uint64_t order, uint64_t *w);
+
+/* The index-th largest prime p < 2^bits with 2^log2_order | p-1 (index 0 is
+   the largest).  2 <= bits <= 63, log2_order < bits.
+   Errors: NTT_EINVAL (bad arguments or no such prime). */
+NTT_API NTT_NODISCARD ntt_status ntt_find_prime(unsigned bits, unsigned log2_order,
+                                        unsigned index, uint64_t *p);
+
+/* ------------------------------------------------------------------------ */
+/* The course file format                                                     */
+/* ------------------------------------------------------------------------ */
+/*
+ * An input file holds "n p", then n coefficients of a, then n of b, all
+ * decimal and separated by any whitespace (trailing spaces and a missing
+ * final newline are fine).  Rules: 1 <= n <= 2^29, 2 <= p < 2^63, every
+ * coefficient in [0, p), nothing after the 2n-th coefficient.
+ */
+
+typedef struct ntt_io_error {
+    size_t line;        /* 1-based line of the offending token; 0 if none */
+    size_t token;       /* 1-based token number within that line; 0 if none */
+    char message[192];  /* what went wrong, including the token text */
+} ntt_io_error;
+
+typedef struct ntt_course_input {
+    size_t n;
+    uint64_t p;
+    uint64_t *a; /* n coefficients, owned; free with ntt_course_free */
+    uint64_t *b;
+} ntt_course_input;
+
+/* Reads a course input file.  On failure *in is zeroed and err (may be NULL)
+   says where and why.  Errors: NTT_EINVAL (NULL arguments), NTT_EIO (cannot
+   open or read), NTT_EFORMAT (not a number, negative, missing or extra
+   tokens, n or p out of range), NTT_ERANGE (a coefficient >= p),
+   NTT_ENOMEM. */
+NTT_API NTT_NODISCARD ntt_status ntt_course_read(const char *path, ntt_course_input *in,
+                                         ntt_io_error *err);
+NTT_API void ntt_course_free(ntt_course_input *in);
+
+/* Reads a whitespace-separated list of decimal numbers (an output file).
+   *c is allocated with malloc (free with free()); *len may be 0.
+   Errors: NTT_EINVAL, NTT_EIO, NTT_EFORMAT, NTT_ENOMEM. */
+NTT_API NTT_NODISCARD ntt_status ntt_coeffs_read(const char *path, uint64_t **c, size_t *len,
+                                         ntt_io_error *err);
+
+/* Writes c[0..len-1] separated by single spaces, then a newline.  The file is
+   written under a temporary name in the same directory and renamed over
+   `path` only when complete, so a failure never leaves a partial file.
+   Errors: NTT_EINVAL, NTT_EIO. */
+NTT_API NTT_NODISCARD ntt_status ntt_coeffs_write(const char *path, const uint64_t *c,
+                                          size_t len, ntt_io_error *err);
+
+/* Same format to an open stream.  Errors: NTT_EINVAL, NTT_EIO. */
+NTT_API NTT_NODISCARD ntt_status ntt_coeffs_fwrite(FILE *f, const uint64_t *c, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NTT_H */

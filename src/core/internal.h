@@ -1,0 +1,118 @@
+/* Internal plan layout and the backend interface.  Not installed. */
+#ifndef NTT_INTERNAL_H
+#define NTT_INTERNAL_H
+
+#include "ntt.h"
+#include "arith.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Twiddles are kept in "tree order": node i (1 <= i < n) of the binary
+ * splitting tree of the transform.  Level m (m = 1, 2, 4, ..., n/2) has m
+ * nodes i = m + k, k = 0..m-1; node i owns the block [k*2h, (k+1)*2h) with
+ * h = n / (2m), and its Cooley-Tukey butterflies pair j and j + h with
+ * twiddle w[i].  Node i represents the factor x^(2h) - r^E(i), where r is a
+ * root of order N (N = n cyclic, 2n negacyclic), E(1) = 0 or n, and the
+ * children split it: E(2i) = E(i)/2, E(2i+1) = E(i)/2 + N/2; w[i] = r^(E(i)/2).
+ * This is bit-reversed order with the negacyclic twist folded in, and the
+ * forward output is in bit-reversed order.
+ */
+
+/* The canonical tables of one modulus, shared by all backends. */
+typedef struct ntt_modulus {
+    uint64_t p;
+    uint64_t root;   /* r, of order n (cyclic) or 2n (negacyclic) */
+    uint64_t *w;     /* w[1..n-1], forward twiddles in tree order, [0, p) */
+    uint64_t *winv;  /* winv[i] = w[i]^-1 */
+    uint64_t n_inv;  /* n^-1 mod p */
+    /* Montgomery constants (R = 2^32 for u32 plans, 2^64 for u64 plans). */
+    uint64_t pinv;   /* -p^-1 mod R */
+    uint64_t r_mod;  /* R mod p */
+    uint64_t r2_mod; /* R^2 mod p */
+    /* Barrett constants. */
+    uint64_t mu;     /* u32: floor(2^64/p); u64: floor(2^(2k)/p) */
+    unsigned k;      /* bit length of p */
+} ntt_modulus;
+
+struct ntt_backend_ops;
+
+struct ntt_plan {
+    size_t n;
+    unsigned logn;
+    ntt_width width;
+    unsigned flags;
+    ntt_modmul modmul;
+    ntt_variant variant;
+    int threads;
+    ntt_backend backend;
+    const struct ntt_backend_ops *ops;
+    size_t nmod;
+    uint64_t *moduli;     /* nmod primes */
+    ntt_modulus *mod;     /* nmod entries */
+    void *backend_data;   /* owned by the backend (plan_init / plan_free) */
+};
+
+/*
+ * Every backend exports one const ops table.  Entry points receive
+ * validated arguments: non-NULL pointers, matching width, stride >= n,
+ * count >= 1, inputs in [0, p).  Data pointers are uint32_t* or uint64_t*
+ * according to plan->width.  A NULL entry falls back to the scalar one.
+ */
+typedef struct ntt_backend_ops {
+    const char *name;
+    ntt_backend id;
+    int (*available)(void);
+    /* 1 if the backend implements this variant with this modmul kind
+       (DEFAULT stands for the kind it would pick). */
+    int (*supports)(ntt_variant v, ntt_modmul m);
+    /* Resolves plan->modmul DEFAULT; returns NTT_EUNSUPPORTED exactly when
+       supports() says 0. */
+    ntt_status (*plan_init)(ntt_plan *plan);
+    void (*plan_free)(ntt_plan *plan);
+    ntt_status (*forward)(ntt_plan *plan, void *a, size_t count, size_t stride);
+    ntt_status (*inverse)(ntt_plan *plan, void *a, size_t count, size_t stride);
+    ntt_status (*pointwise)(ntt_plan *plan, void *c, const void *a, const void *b,
+                            size_t count, size_t stride);
+    /* c = a*b mod (x^n -+ 1), where a has la <= n and b lb <= n leading
+       coefficients (the rest are zero) and only the first lc <= n
+       coefficients of c are written.  c may alias a or b exactly.  With
+       io64 the three arrays hold uint64_t even in a u32 plan (inputs < p),
+       so ntt_polymul_mod needs no conversion buffers. */
+    ntt_status (*polymul)(ntt_plan *plan, void *c, size_t lc, const void *a,
+                          size_t la, const void *b, size_t lb, size_t count,
+                          size_t stride, bool io64);
+} ntt_backend_ops;
+
+extern const ntt_backend_ops ntt_scalar_ops;
+#ifdef NTT_HAVE_AVX2
+extern const ntt_backend_ops ntt_avx2_ops;
+#endif
+#ifdef NTT_HAVE_OPENMP
+extern const ntt_backend_ops ntt_openmp_ops;
+#endif
+#ifdef NTT_HAVE_CUDA
+extern const ntt_backend_ops ntt_cuda_ops;
+#endif
+
+/* dispatch.c */
+const ntt_backend_ops *ntt_backend_lookup(ntt_backend b);
+
+/* tables.c: builds plan->mod[i] for modulus p.  Returns NTT_EMODULUS when p
+   is unusable for this size/width/flags. */
+ntt_status ntt_modulus_init(ntt_modulus *m, uint64_t p, size_t n, ntt_width width,
+                            unsigned flags);
+void ntt_modulus_free(ntt_modulus *m);
+
+/* prime.c */
+bool ntt_prime_u64(uint64_t n);
+
+/* Helpers shared by the CPU backends. */
+void *ntt_aligned_alloc(size_t bytes);   /* 64-byte aligned, NULL on failure */
+void ntt_aligned_free(void *p);
+unsigned ntt_log2(size_t n);             /* n a power of two */
+size_t ntt_bitrev(size_t x, unsigned bits);
+
+#endif /* NTT_INTERNAL_H */

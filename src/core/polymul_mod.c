@@ -1,0 +1,280 @@
+/* ntt_polymul_mod: products modulo any p in [2, 2^63), with a plan cache,
+   the direct NTT path, the multi-prime CRT path and schoolbook for tiny
+   inputs. */
+#include "internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The CRT primes: the largest primes below 2^62 with 2^32 | q-1, in
+   descending order (tests recompute them with ntt_find_prime(62, 32, i)).
+   Any two have a product above 2^123.99, any three above 2^185.99, which
+   exceeds min(la,lb) (p-1)^2 < 2^30 * 2^126 for every admissible input. */
+const uint64_t ntt_crt_primes[3] = {4611685941117976577ull, 4611685692009873409ull,
+                                    4611685606110527489ull};
+
+/* ---- plan cache ----------------------------------------------------------- */
+
+typedef struct {
+    ntt_plan *plan; /* NULL: empty slot */
+    uint64_t p;
+    size_t n;
+    ntt_width width;
+    ntt_backend backend;
+    ntt_modmul modmul;
+    ntt_variant variant;
+    int threads;
+    bool in_use;
+    uint64_t last_use;
+} cache_entry;
+
+#define CACHE_SLOTS 16
+static cache_entry cache[CACHE_SLOTS];
+static uint64_t cache_clock;
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool entry_matches(const cache_entry *e, uint64_t p, size_t n, ntt_width w, ntt_backend b,
+                          const ntt_plan_options *o)
+{
+    return e->plan && e->p == p && e->n == n && e->width == w && e->backend == b &&
+           e->modmul == o->modmul && e->variant == o->variant && e->threads == o->threads;
+}
+
+/* A cyclic plan for (n, p) that the caller has to itself until plan_release. */
+static ntt_status plan_acquire(ntt_plan **out, size_t n, uint64_t p, ntt_width w, ntt_backend b,
+                               const ntt_plan_options *o)
+{
+    pthread_mutex_lock(&cache_lock);
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        cache_entry *e = &cache[i];
+        if (!e->in_use && entry_matches(e, p, n, w, b, o)) {
+            e->in_use = true;
+            e->last_use = ++cache_clock;
+            *out = e->plan;
+            pthread_mutex_unlock(&cache_lock);
+            return NTT_OK;
+        }
+    }
+    pthread_mutex_unlock(&cache_lock);
+    ntt_plan_options po = *o;
+    po.flags = 0;
+    return ntt_plan_create(out, n, p, w, b, &po);
+}
+
+static void plan_release(ntt_plan *plan, const ntt_plan_options *o)
+{
+    pthread_mutex_lock(&cache_lock);
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        if (cache[i].plan == plan) {
+            cache[i].in_use = false;
+            pthread_mutex_unlock(&cache_lock);
+            return;
+        }
+    }
+    /* Not cached yet: take an empty slot, else evict the least recently used
+       idle one, else give the plan up. */
+    int victim = -1;
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        if (!cache[i].plan) { victim = i; break; }
+        if (!cache[i].in_use && (victim < 0 || cache[i].last_use < cache[victim].last_use))
+            victim = i;
+    }
+    ntt_plan *drop = plan;
+    if (victim >= 0) {
+        cache_entry *e = &cache[victim];
+        drop = e->plan;
+        e->plan = plan;
+        e->p = plan->mod[0].p;
+        e->n = plan->n;
+        e->width = plan->width;
+        e->backend = plan->backend;
+        e->modmul = o->modmul;
+        e->variant = o->variant;
+        e->threads = o->threads;
+        e->in_use = false;
+        e->last_use = ++cache_clock;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    ntt_plan_destroy(drop);
+}
+
+void ntt_cache_clear(void)
+{
+    ntt_plan *drop[CACHE_SLOTS];
+    int k = 0;
+    pthread_mutex_lock(&cache_lock);
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        if (cache[i].plan && !cache[i].in_use) {
+            drop[k++] = cache[i].plan;
+            memset(&cache[i], 0, sizeof cache[i]);
+        }
+    }
+    pthread_mutex_unlock(&cache_lock);
+    for (int i = 0; i < k; i++) ntt_plan_destroy(drop[i]);
+}
+
+/* ---- schoolbook ------------------------------------------------------------ */
+
+/* c = a*b mod p, la <= lb; each a[i] is a fixed multiplier of b (Shoup). */
+static void schoolbook(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b, size_t lb,
+                       uint64_t p)
+{
+    memset(c, 0, (la + lb - 1) * sizeof *c);
+    for (size_t i = 0; i < la; i++) {
+        const uint64_t w = a[i], wq = ntt_shoup_pre64(w, p);
+        for (size_t j = 0; j < lb; j++) {
+            uint64_t t = ntt_csub64(ntt_shoup64(b[j], w, wq, p), p);
+            c[i + j] = ntt_addmod(c[i + j], t, p);
+        }
+    }
+}
+
+/* ---- NTT paths ----------------------------------------------------------- */
+
+static ntt_status polymul_on_plan(ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
+                                  const void *b, size_t lb)
+{
+    const ntt_backend_ops *ops = plan->ops;
+    return (ops->polymul ? ops->polymul : ntt_scalar_ops.polymul)(plan, c, lc, a, la, b, lb, 1,
+                                                                 plan->n, true);
+}
+
+/* p is an NTT prime for size n: one product, on u32 elements when p < 2^30
+   (the backend reads and writes the caller's uint64_t arrays directly). */
+static ntt_status direct(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b, size_t lb,
+                         uint64_t p, size_t n, ntt_backend be, const ntt_plan_options *o)
+{
+    const size_t lc = la + lb - 1;
+    const ntt_width w = p < ((uint64_t)1 << 30) ? NTT_U32 : NTT_U64;
+    ntt_plan *plan;
+    ntt_status s = plan_acquire(&plan, n, p, w, be, o);
+    if (s != NTT_OK) return s;
+    s = polymul_on_plan(plan, c, lc, a, la, b, lb);
+    plan_release(plan, o);
+    return s;
+}
+
+/* x in [0, 2^63) reduced modulo q > 2^61: at most three times q fits. */
+static void reduce_into(uint64_t *dst, const uint64_t *src, size_t len, uint64_t q)
+{
+    for (size_t i = 0; i < len; i++) dst[i] = ntt_csub64(ntt_csub64(src[i], 2 * q), q);
+}
+
+/* Garner: residues r[t][i] modulo the first t CRT primes -> c[i] mod p. */
+static void garner(uint64_t *c, uint64_t *const r[3], size_t t, size_t lc, uint64_t p)
+{
+    const uint64_t q1 = ntt_crt_primes[0], q2 = ntt_crt_primes[1], q3 = ntt_crt_primes[2];
+    /* y2 = (r2 - x1) / q1 mod q2 */
+    const uint64_t i12 = ntt_invmod(q1 % q2, q2), i12q = ntt_shoup_pre64(i12, q2);
+    /* y3 = (r3 - x1 - q1 y2) / (q1 q2) mod q3 */
+    const uint64_t q1m3 = q1 % q3, q1m3q = ntt_shoup_pre64(q1m3, q3);
+    const uint64_t i123 = ntt_invmod(ntt_mulmod_slow(q1 % q3, q2 % q3, q3), q3);
+    const uint64_t i123q = ntt_shoup_pre64(i123, q3);
+    /* x = x1 + q1 y2 + q1 q2 y3 (mod p) */
+    const uint64_t q1p = q1 % p, q1pq = ntt_shoup_pre64(q1p, p);
+    const uint64_t q12p = ntt_mulmod_slow(q1 % p, q2 % p, p), q12pq = ntt_shoup_pre64(q12p, p);
+    /* x1 mod p as a Shoup product by 1, avoiding a division per value. */
+    const uint64_t oneq = ntt_shoup_pre64(1, p);
+    for (size_t i = 0; i < lc; i++) {
+        const uint64_t x1 = r[0][i];
+        const uint64_t d2 = ntt_submod(r[1][i], ntt_csub64(x1, q2), q2);
+        const uint64_t y2 = ntt_csub64(ntt_shoup64(d2, i12, i12q, q2), q2);
+        uint64_t x = ntt_csub64(ntt_shoup64(x1, 1, oneq, p), p);
+        x = ntt_addmod(x, ntt_csub64(ntt_shoup64(y2, q1p, q1pq, p), p), p);
+        if (t == 3) {
+            uint64_t s3 = ntt_addmod(ntt_csub64(x1, q3),
+                                     ntt_csub64(ntt_shoup64(y2, q1m3, q1m3q, q3), q3), q3);
+            const uint64_t d3 = ntt_submod(r[2][i], s3, q3);
+            const uint64_t y3 = ntt_csub64(ntt_shoup64(d3, i123, i123q, q3), q3);
+            x = ntt_addmod(x, ntt_csub64(ntt_shoup64(y3, q12p, q12pq, p), p), p);
+        }
+        c[i] = x;
+    }
+}
+
+/* How many CRT primes hold every coefficient of the exact product:
+   at most min(la,lb) (p-1)^2. */
+static size_t crt_count(size_t la, size_t lb, uint64_t p)
+{
+    const ntt_u128 q12 = (ntt_u128)ntt_crt_primes[0] * ntt_crt_primes[1];
+    const ntt_u128 sq = (ntt_u128)(p - 1) * (p - 1);
+    const size_t l = la < lb ? la : lb;
+    return sq <= (q12 - 1) / l ? 2 : 3;
+}
+
+static ntt_status via_crt(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b, size_t lb,
+                          uint64_t p, size_t n, ntt_backend be, const ntt_plan_options *o)
+{
+    const size_t lc = la + lb - 1, t = crt_count(la, lb, p);
+    uint64_t *buf = malloc((t * lc + la + lb) * sizeof *buf);
+    if (!buf) return NTT_ENOMEM;
+    uint64_t *r[3] = {buf, buf + lc, t == 3 ? buf + 2 * lc : NULL};
+    uint64_t *ar = buf + t * lc, *br = ar + la;
+    ntt_status s = NTT_OK;
+    for (size_t k = 0; k < t && s == NTT_OK; k++) {
+        const uint64_t q = ntt_crt_primes[k];
+        reduce_into(ar, a, la, q);
+        reduce_into(br, b, lb, q);
+        ntt_plan *plan;
+        s = plan_acquire(&plan, n, q, NTT_U64, be, o);
+        if (s != NTT_OK) break;
+        s = polymul_on_plan(plan, r[k], lc, ar, la, br, lb);
+        plan_release(plan, o);
+    }
+    if (s == NTT_OK) garner(c, r, t, lc, p);
+    free(buf);
+    return s;
+}
+
+static bool overlaps(const void *x, size_t xbytes, const void *y, size_t ybytes)
+{
+    uintptr_t a = (uintptr_t)x, b = (uintptr_t)y;
+    return a < b + ybytes && b < a + xbytes;
+}
+
+ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
+                              size_t lb, uint64_t p, ntt_backend backend,
+                              const ntt_plan_options *opts)
+{
+    if (!c || !a || !b || la == 0 || lb == 0) return NTT_EINVAL;
+    if (p < 2 || p >= ((uint64_t)1 << 63)) return NTT_EINVAL;
+    if (la > NTT_POLYMUL_MAX_LEN || lb > NTT_POLYMUL_MAX_LEN - la + 1) return NTT_EINVAL;
+    const size_t lc = la + lb - 1;
+    if (overlaps(c, lc * 8, a, la * 8) || overlaps(c, lc * 8, b, lb * 8)) return NTT_EINVAL;
+    if ((unsigned)backend >= NTT_BACKEND_COUNT) return NTT_EINVAL;
+    ntt_plan_options o = {0};
+    if (opts) o = *opts;
+    o.flags = 0;
+    if ((unsigned)o.modmul > NTT_MODMUL_SHOUP || (unsigned)o.variant > NTT_VARIANT_GPU_SHARED ||
+        o.threads < 0)
+        return NTT_EINVAL;
+    for (size_t i = 0; i < la; i++)
+        if (a[i] >= p) return NTT_ERANGE;
+    for (size_t i = 0; i < lb; i++)
+        if (b[i] >= p) return NTT_ERANGE;
+    if (backend == NTT_BACKEND_AUTO) backend = ntt_backend_resolve_auto();
+    if (!ntt_backend_available(backend)) return NTT_EUNSUPPORTED;
+    /* Decided here, not by the plan, so that the answer does not depend on
+       whether the inputs are short enough for schoolbook. */
+    if (!ntt_backend_lookup(backend)->supports(o.variant, o.modmul)) return NTT_EUNSUPPORTED;
+
+    if (la < lb ? la <= 8 : lb <= 8) {
+        if (la <= lb)
+            schoolbook(c, a, la, b, lb, p);
+        else
+            schoolbook(c, b, lb, a, la, p);
+        return NTT_OK;
+    }
+    size_t n = 2;
+    while (n < lc) n <<= 1;
+    if (p < ((uint64_t)1 << 62) && (p - 1) % n == 0 && ntt_prime_u64(p))
+        return direct(c, a, la, b, lb, p, n, backend, &o);
+    return via_crt(c, a, la, b, lb, p, n, backend, &o);
+}
+
+ntt_status ntt_polymul_mod(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
+                           size_t lb, uint64_t p, ntt_backend backend)
+{
+    return ntt_polymul_mod_ex(c, a, la, b, lb, p, backend, NULL);
+}

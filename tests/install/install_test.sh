@@ -1,0 +1,24 @@
+#!/bin/sh
+# install_test.sh BUILD_DIR SOURCE_DIR: installs BUILD_DIR into a fresh
+# prefix and builds consumer.c there with pkg-config and with find_package.
+set -eu
+build=$1
+src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+for f in include/ntt.h lib/pkgconfig/ntt.pc lib/cmake/ntt/nttConfig.cmake lib/libntt.a lib/libntt.so; do
+  # Debian's GNUInstallDirs may use a multiarch libdir.
+  [ -e "$work/prefix/$f" ] || ls "$work/prefix"/lib*/*/"${f#lib/}" >/dev/null 2>&1 ||
+    ls "$work/prefix"/lib*/"${f#lib/}" >/dev/null 2>&1 || { echo "missing after install: $f"; exit 1; }
+done
+pc=$(dirname "$(find "$work/prefix" -name ntt.pc | head -n 1)")
+flags=$(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs ntt)
+libdir=$(PKG_CONFIG_PATH=$pc pkg-config --variable=libdir ntt)
+cc -std=c17 -Wall -Wextra -Werror "$src/tests/install/consumer.c" $flags -o "$work/pc_consumer"
+LD_LIBRARY_PATH=$libdir "$work/pc_consumer"
+cmake -S "$src/tests/install" -B "$work/cm" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/cm" >/dev/null
+LD_LIBRARY_PATH=$libdir "$work/cm/consumer_shared"
+"$work/cm/consumer_static"
+echo "install test passed"

@@ -1,0 +1,437 @@
+/* ntt bench: polynomial products timed side by side with FLINT and NTL,
+   following docs/BENCHMARKING.md: every row verified against GMP before it
+   is timed, repetitions interleaved across rows, medians with min/max, the
+   machine stated, results written as JSON with the raw repetitions. */
+#include "ref.h"
+#include "tool.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum row_kind { ROW_NTT, ROW_FLINT, ROW_NTL };
+
+typedef struct {
+    char name[96];
+    enum row_kind kind;
+    ntt_backend backend;
+    ntt_plan_options opts;
+    bool cold;       /* clear the plan cache before every call */
+    ref_job *job;
+    int want;        /* repetitions to take */
+    bool ok;         /* verified */
+    char why[128];   /* when not ok */
+    double *reps;
+    int nreps;
+    double median, min, max;
+} row;
+
+typedef struct {
+    size_t n;
+    int reps, baseline_reps;
+    bool quick;
+    uint64_t seed;
+    const char *json;
+} options;
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static void summarize(row *r)
+{
+    if (!r->ok || r->nreps == 0) return;
+    double *s = malloc((size_t)r->nreps * sizeof *s);
+    if (!s) return;
+    memcpy(s, r->reps, (size_t)r->nreps * sizeof *s);
+    qsort(s, (size_t)r->nreps, sizeof *s, cmp_double);
+    r->min = s[0];
+    r->max = s[r->nreps - 1];
+    r->median = r->nreps % 2 ? s[r->nreps / 2] : 0.5 * (s[r->nreps / 2 - 1] + s[r->nreps / 2]);
+    free(s);
+}
+
+/* One call of the row's product; returns the library status for ntt rows. */
+static ntt_status run_row(row *r, uint64_t *c, const uint64_t *a, const uint64_t *b, size_t n,
+                          uint64_t p)
+{
+    switch (r->kind) {
+    case ROW_NTT:
+        if (r->cold) ntt_cache_clear();
+        return ntt_polymul_mod_ex(c, a, n, b, n, p, r->backend, &r->opts);
+    case ROW_FLINT:
+#ifdef NTT_HAVE_FLINT
+        ref_flint_run(r->job);
+#endif
+        return NTT_OK;
+    case ROW_NTL:
+#ifdef NTT_HAVE_NTL
+        ref_ntl_run(r->job);
+#endif
+        return NTT_OK;
+    }
+    return NTT_EINVAL;
+}
+
+static void fetch_result(row *r, uint64_t *c)
+{
+#ifdef NTT_HAVE_FLINT
+    if (r->kind == ROW_FLINT) ref_flint_result(r->job, c);
+#endif
+#ifdef NTT_HAVE_NTL
+    if (r->kind == ROW_NTL) ref_ntl_result(r->job, c);
+#endif
+    (void)r;
+    (void)c;
+}
+
+static void free_row(row *r)
+{
+#ifdef NTT_HAVE_FLINT
+    if (r->kind == ROW_FLINT) ref_flint_free(r->job);
+#endif
+#ifdef NTT_HAVE_NTL
+    if (r->kind == ROW_NTL) ref_ntl_free(r->job);
+#endif
+    free(r->reps);
+}
+
+static void fmt_time(char *buf, size_t len, double s)
+{
+    if (s < 1e-6)
+        snprintf(buf, len, "%.1f ns", s * 1e9);
+    else if (s < 1e-3)
+        snprintf(buf, len, "%.2f us", s * 1e6);
+    else if (s < 1)
+        snprintf(buf, len, "%.3f ms", s * 1e3);
+    else
+        snprintf(buf, len, "%.3f s", s);
+}
+
+static row *add_row(row *rows, int *count, const char *name, enum row_kind kind)
+{
+    row *r = &rows[(*count)++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->kind = kind;
+    r->backend = NTT_BACKEND_SCALAR;
+    return r;
+}
+
+/* The rows for one modulus. */
+static int make_rows(row *rows, const options *o, const uint64_t *a, const uint64_t *b,
+                     uint64_t p)
+{
+    int k = 0;
+    row *r;
+    r = add_row(rows, &k, "reports' baseline: radix-2, bit-reversal, %", ROW_NTT);
+    r->opts.variant = NTT_VARIANT_BASELINE;
+    r->want = o->baseline_reps;
+    if (!o->quick) {
+        static const ntt_modmul mm[] = {NTT_MODMUL_NAIVE, NTT_MODMUL_BARRETT,
+                                        NTT_MODMUL_MONTGOMERY};
+        for (size_t i = 0; i < sizeof mm / sizeof mm[0]; i++) {
+            char nm[96];
+            snprintf(nm, sizeof nm, "ntt scalar, %s", ntt_modmul_name(mm[i]));
+            r = add_row(rows, &k, nm, ROW_NTT);
+            r->opts.modmul = mm[i];
+            r->want = o->reps;
+        }
+    }
+    r = add_row(rows, &k, "ntt scalar, shoup (default)", ROW_NTT);
+    r->want = o->reps;
+    r = add_row(rows, &k, "ntt scalar, shoup (default) again", ROW_NTT);
+    r->want = o->reps;
+    r = add_row(rows, &k, "ntt scalar, cold: plan built in the call", ROW_NTT);
+    r->cold = true;
+    r->want = o->baseline_reps;
+    for (int be = NTT_BACKEND_SCALAR + 1; be < NTT_BACKEND_COUNT; be++) {
+        if (be == NTT_BACKEND_CUDA || !ntt_backend_available((ntt_backend)be)) continue;
+        char nm[96];
+        snprintf(nm, sizeof nm, "ntt %s", ntt_backend_name((ntt_backend)be));
+        r = add_row(rows, &k, nm, ROW_NTT);
+        r->backend = (ntt_backend)be;
+        r->opts.threads = 1;
+        r->want = o->reps;
+    }
+#ifdef NTT_HAVE_FLINT
+    r = add_row(rows, &k, ref_flint_name(), ROW_FLINT);
+    r->job = ref_flint_prepare(a, o->n, b, o->n, p);
+    r->want = o->reps;
+    if (!r->job) snprintf(r->why, sizeof r->why, "could not prepare");
+#endif
+#ifdef NTT_HAVE_NTL
+    r = add_row(rows, &k, ref_ntl_name(), ROW_NTL);
+    r->job = ref_ntl_prepare(a, o->n, b, o->n, p);
+    r->want = o->reps;
+    if (!r->job) snprintf(r->why, sizeof r->why, "modulus beyond NTL's single precision");
+#endif
+    (void)a;
+    (void)b;
+    (void)p;
+    return k;
+}
+
+typedef struct {
+    uint64_t p;
+    row rows[24];
+    int nrows;
+} modulus_result;
+
+static void print_table(const modulus_result *m, size_t n)
+{
+    const row *flint = NULL;
+    for (int i = 0; i < m->nrows; i++)
+        if (m->rows[i].kind == ROW_FLINT && m->rows[i].ok) flint = &m->rows[i];
+    const char *path = m->p < (1ull << 30) && (m->p - 1) % (2 * n) == 0 ? "u32, direct"
+                       : m->p < (1ull << 62) && ntt_is_prime(m->p) && (m->p - 1) % (2 * n) == 0
+                           ? "u64, direct"
+                           : "CRT over NTT primes";
+    printf("\np = %llu (%s)\n", (unsigned long long)m->p, path);
+    printf("  %-46s %12s %12s %12s %6s %9s\n", "implementation", "median", "min", "max", "reps",
+           flint ? "vs FLINT" : "");
+    for (int i = 0; i < m->nrows; i++) {
+        const row *r = &m->rows[i];
+        if (!r->ok) {
+            printf("  %-46s %12s  (%s)\n", r->name, "FAILED", r->why);
+            continue;
+        }
+        char med[32], lo[32], hi[32], ratio[32] = "";
+        fmt_time(med, sizeof med, r->median);
+        fmt_time(lo, sizeof lo, r->min);
+        fmt_time(hi, sizeof hi, r->max);
+        if (flint) snprintf(ratio, sizeof ratio, "%.2fx", flint->median / r->median);
+        printf("  %-46s %12s %12s %12s %6d %9s\n", r->name, med, lo, hi, r->nreps, ratio);
+    }
+}
+
+typedef struct {
+    const options *o;
+    const sysinfo *si;
+    double memcpy_gbps;
+    const modulus_result *res;
+    int nres;
+} json_ctx;
+
+static int emit_json(FILE *f, void *ctxp)
+{
+    const json_ctx *x = ctxp;
+    fprintf(f, "{\n  \"benchmark\": \"polymul\",\n  \"machine\": {\n");
+    sysinfo_json(f, x->si, "    ");
+    fprintf(f, ",\n    \"memcpy_gbps\": %.3f\n  },\n", x->memcpy_gbps);
+    fprintf(f, "  \"method\": \"each row verified against a GMP product first; 2 warm-up "
+               "calls; repetitions interleaved across rows; CLOCK_MONOTONIC around one call; "
+               "single thread\",\n");
+    fprintf(f, "  \"n\": %zu,\n  \"seed\": %llu,\n  \"moduli\": [\n", x->o->n,
+            (unsigned long long)x->o->seed);
+    for (int i = 0; i < x->nres; i++) {
+        const modulus_result *m = &x->res[i];
+        fprintf(f, "    {\"p\": %llu, \"rows\": [\n", (unsigned long long)m->p);
+        for (int k = 0; k < m->nrows; k++) {
+            const row *r = &m->rows[k];
+            fprintf(f, "      {\"name\": ");
+            cli_json_string(f, r->name);
+            fprintf(f, ", \"verified\": %s", r->ok ? "true" : "false");
+            if (r->ok) {
+                fprintf(f, ", \"median_s\": %.9g, \"min_s\": %.9g, \"max_s\": %.9g, \"reps_s\": [",
+                        r->median, r->min, r->max);
+                for (int t = 0; t < r->nreps; t++)
+                    fprintf(f, "%s%.9g", t ? ", " : "", r->reps[t]);
+                fprintf(f, "]");
+            } else {
+                fprintf(f, ", \"error\": ");
+                cli_json_string(f, r->why);
+            }
+            fprintf(f, "}%s\n", k + 1 < m->nrows ? "," : "");
+        }
+        fprintf(f, "    ]}%s\n", i + 1 < x->nres ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: ntt bench [--n N] [--primes P1,P2,...] [--reps R] [--seed S] [--quick]\n"
+            "                 [--json FILE]\n"
+            "Times the product of two random length-N polynomials mod each P (default\n"
+            "N = 131072 and the course's moduli 7340033, 104857601, 469762049,\n"
+            "1337006139375617), single thread: the reports' baseline, the scalar backend\n"
+            "with each modular multiplication, every other available CPU backend, and\n"
+            "FLINT and NTL when built in.  Every row is verified against GMP before it is\n"
+            "timed; a row that fails prints FAILED and no time.  Repetitions (default 31,\n"
+            "7 for the slow rows) are interleaved across rows; the table shows median,\n"
+            "min and max.  --json writes every repetition.\n");
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    options o = {.n = 131072, .reps = 31, .baseline_reps = 7, .seed = 20261121};
+    uint64_t primes[16] = {7340033, 104857601, 469762049, 1337006139375617ull};
+    int nprimes = 4;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        uint64_t v;
+        if (cli_is_help(a)) {
+            usage(stdout);
+            return EXIT_OK;
+        } else if (!strcmp(a, "--quick")) {
+            o.quick = true;
+            o.reps = 11;
+            o.baseline_reps = 3;
+        } else if (!strcmp(a, "--n") && i + 1 < argc && cli_parse_u64(argv[i + 1], &v) && v >= 2 &&
+                   v <= (1u << 24)) {
+            o.n = (size_t)v;
+            i++;
+        } else if (!strcmp(a, "--reps") && i + 1 < argc && cli_parse_u64(argv[i + 1], &v) && v >= 1 &&
+                   v <= 10000) {
+            o.reps = (int)v;
+            o.baseline_reps = o.reps < 7 ? o.reps : 7;
+            i++;
+        } else if (!strcmp(a, "--seed") && i + 1 < argc && cli_parse_u64(argv[i + 1], &v)) {
+            o.seed = v;
+            i++;
+        } else if (!strcmp(a, "--json") && i + 1 < argc) {
+            o.json = argv[++i];
+        } else if (!strcmp(a, "--primes") && i + 1 < argc) {
+            nprimes = 0;
+            char *list = argv[++i], *save = NULL;
+            for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                if (nprimes == 16 || !cli_parse_u64(tok, &v) || v < 2 || v >= (1ull << 63)) {
+                    fprintf(stderr, "ntt bench: bad modulus list (at most 16, each in [2, 2^63))\n");
+                    return EXIT_USAGE;
+                }
+                primes[nprimes++] = v;
+            }
+            if (nprimes == 0) {
+                fprintf(stderr, "ntt bench: empty modulus list\n");
+                return EXIT_USAGE;
+            }
+        } else {
+            fprintf(stderr, "ntt bench: unknown or incomplete option '%s'\n", a);
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+    }
+
+    sysinfo si;
+    sysinfo_read(&si);
+    const double bw = sysinfo_memcpy_gbps((size_t)64 << 20);
+    const size_t n = o.n, lc = 2 * n - 1;
+    printf("ntt bench: product of two random length-%zu polynomials (%zu coefficients out), "
+           "single thread\n",
+           n, lc);
+    printf("machine: %s, %d logical CPUs, %s; %s; commit %s\n", si.cpu_model, si.logical_cpus,
+           si.cpu_flags, si.compiler, si.commit);
+    printf("method: each row verified against GMP, then 2 warm-up calls, then %d repetitions "
+           "(%d for slow rows)\n        interleaved across rows, CLOCK_MONOTONIC around one call; "
+           "times exclude converting inputs\n",
+           o.reps, o.baseline_reps);
+    const double bytes = (double)(2 * n + lc) * 8;
+    printf("memory floor: %.1f MB in and out at the measured memcpy rate %.1f GB/s = %.1f us\n",
+           bytes / 1e6, bw, bytes / (bw * 1e9) * 1e6);
+
+    uint64_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    uint64_t *c = malloc(lc * sizeof *c), *ref = malloc(lc * sizeof *ref);
+    modulus_result *res = calloc((size_t)nprimes, sizeof *res);
+    if (!a || !b || !c || !ref || !res) {
+        fprintf(stderr, "ntt bench: out of memory\n");
+        free(a);
+        free(b);
+        free(c);
+        free(ref);
+        free(res);
+        return EXIT_FAILURE_LIB;
+    }
+    int rc = EXIT_OK;
+    for (int pi = 0; pi < nprimes; pi++) {
+        const uint64_t p = primes[pi];
+        rng_t rng;
+        rng_seed(&rng, o.seed + (uint64_t)pi);
+        for (size_t i = 0; i < n; i++) a[i] = rng_below(&rng, p);
+        for (size_t i = 0; i < n; i++) b[i] = rng_below(&rng, p);
+        if (oracle_polymul(ref, a, n, b, n, p) != 0) {
+            fprintf(stderr, "ntt bench: out of memory in the GMP oracle\n");
+            rc = EXIT_FAILURE_LIB;
+            break;
+        }
+        modulus_result *m = &res[pi];
+        m->p = p;
+        m->nrows = make_rows(m->rows, &o, a, b, p);
+        int maxwant = 0;
+        for (int k = 0; k < m->nrows; k++) {
+            row *r = &m->rows[k];
+            if (r->why[0]) continue;
+            /* Verify on a poisoned output, then warm up. */
+            memset(c, 0xA5, lc * sizeof *c);
+            ntt_status s = run_row(r, c, a, b, n, p);
+            fetch_result(r, c);
+            if (s != NTT_OK) {
+                snprintf(r->why, sizeof r->why, "%s", ntt_status_string(s));
+            } else if (memcmp(c, ref, lc * sizeof *c) != 0) {
+                snprintf(r->why, sizeof r->why, "result differs from GMP");
+                rc = EXIT_MISMATCH;
+            } else {
+                r->ok = true;
+                for (int w = 0; w < 2; w++) (void)run_row(r, c, a, b, n, p);
+                r->reps = malloc((size_t)r->want * sizeof *r->reps);
+                if (!r->reps) {
+                    r->ok = false;
+                    snprintf(r->why, sizeof r->why, "out of memory");
+                }
+                if (r->want > maxwant) maxwant = r->want;
+            }
+        }
+        /* Interleave: one call of each row per round. */
+        for (int round = 0; round < maxwant; round++) {
+            for (int k = 0; k < m->nrows; k++) {
+                row *r = &m->rows[k];
+                if (!r->ok || r->nreps >= r->want) continue;
+                double t0 = now_seconds();
+                ntt_status s = run_row(r, c, a, b, n, p);
+                double t1 = now_seconds();
+                if (s != NTT_OK) {
+                    r->ok = false;
+                    snprintf(r->why, sizeof r->why, "%s", ntt_status_string(s));
+                    continue;
+                }
+                r->reps[r->nreps++] = t1 - t0;
+                /* The last timed call must still be right. */
+                if (r->nreps == r->want) {
+                    fetch_result(r, c);
+                    if (memcmp(c, ref, lc * sizeof *c) != 0) {
+                        r->ok = false;
+                        snprintf(r->why, sizeof r->why, "last timed result differs from GMP");
+                        rc = EXIT_MISMATCH;
+                    }
+                }
+            }
+        }
+        for (int k = 0; k < m->nrows; k++) summarize(&m->rows[k]);
+        print_table(m, n);
+        fflush(stdout);
+    }
+    if (o.json) {
+        json_ctx jc = {&o, &si, bw, res, nprimes};
+        char why[160];
+        if (cli_atomic_write(o.json, emit_json, &jc, why, sizeof why) != 0) {
+            fprintf(stderr, "ntt bench: %s: cannot write: %s\n", o.json, why);
+            if (rc == EXIT_OK) rc = EXIT_OUTPUT_IO;
+        } else {
+            printf("\nwrote %s\n", o.json);
+        }
+    }
+    for (int pi = 0; pi < nprimes; pi++)
+        for (int k = 0; k < res[pi].nrows; k++) free_row(&res[pi].rows[k]);
+    ntt_cache_clear();
+    free(a);
+    free(b);
+    free(c);
+    free(ref);
+    free(res);
+    return rc;
+}

@@ -1,0 +1,245 @@
+/* The machine a result was measured on (BENCHMARKING.md rule 6), the host
+   copy bandwidth that bounds memory-bound kernels (rule 2), and ntt info. */
+#include "tool.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Copies the value of a "key<tabs>: value" line of /proc/cpuinfo. */
+static bool cpuinfo_value(const char *line, const char *key, char *dst, size_t len)
+{
+    size_t kl = strlen(key);
+    if (strncmp(line, key, kl) != 0) return false;
+    const char *q = line + kl;
+    while (*q == ' ' || *q == '\t') q++;
+    if (*q != ':') return false;
+    q++;
+    while (*q == ' ' || *q == '\t') q++;
+    snprintf(dst, len, "%s", q);
+    size_t l = strlen(dst);
+    while (l && (dst[l - 1] == '\n' || dst[l - 1] == ' ')) dst[--l] = '\0';
+    return true;
+}
+
+/* Keeps the flags that matter to the kernels, in this order. */
+static void simd_flags(const char *all, char *dst, size_t len)
+{
+    static const char *const wanted[] = {
+        "sse2",     "ssse3",      "sse4_1",     "sse4_2",      "avx",         "avx2",
+        "fma",      "bmi2",       "adx",        "avx512f",     "avx512dq",    "avx512bw",
+        "avx512vl", "avx512ifma", "avx512vbmi", "avx512_vbmi2", "neon",       "asimd",
+        "sve",      "sve2",
+    };
+    size_t used = 0;
+    dst[0] = '\0';
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
+        const size_t wl = strlen(wanted[i]);
+        bool found = false;
+        for (const char *q = all; *q && !found;) {
+            while (*q == ' ') q++;
+            const char *e = q;
+            while (*e && *e != ' ') e++;
+            if ((size_t)(e - q) == wl && strncmp(q, wanted[i], wl) == 0) found = true;
+            q = e;
+        }
+        if (found && used + wl + 2 < len) {
+            used += (size_t)snprintf(dst + used, len - used, "%s%s", used ? " " : "", wanted[i]);
+        }
+    }
+}
+
+void sysinfo_read(sysinfo *si)
+{
+    memset(si, 0, sizeof *si);
+    snprintf(si->cpu_model, sizeof si->cpu_model, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[4096], flags[4096] = "";
+        bool have_model = false, have_flags = false;
+        int processors = 0;
+        while (fgets(line, sizeof line, f)) {
+            char tmp[8];
+            if (cpuinfo_value(line, "processor", tmp, sizeof tmp)) processors++;
+            if (!have_model)
+                have_model = cpuinfo_value(line, "model name", si->cpu_model, sizeof si->cpu_model) ||
+                             cpuinfo_value(line, "Model", si->cpu_model, sizeof si->cpu_model);
+            /* A flags line longer than the buffer is cut; the SIMD flags
+               come early in it. */
+            if (!have_flags)
+                have_flags = cpuinfo_value(line, "flags", flags, sizeof flags) ||
+                             cpuinfo_value(line, "Features", flags, sizeof flags);
+        }
+        fclose(f);
+        simd_flags(flags, si->cpu_flags, sizeof si->cpu_flags);
+        si->logical_cpus = processors;
+    }
+#ifdef _SC_NPROCESSORS_ONLN
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (online > 0) si->logical_cpus = (int)online;
+#endif
+    struct utsname u;
+    if (uname(&u) == 0)
+        snprintf(si->kernel, sizeof si->kernel, "%.40s %.60s %.20s", u.sysname, u.release,
+                 u.machine);
+    else
+        snprintf(si->kernel, sizeof si->kernel, "unknown");
+#if defined(__clang__)
+    snprintf(si->compiler, sizeof si->compiler, "clang %d.%d.%d", __clang_major__,
+             __clang_minor__, __clang_patchlevel__);
+#elif defined(__GNUC__)
+    snprintf(si->compiler, sizeof si->compiler, "gcc %d.%d.%d", __GNUC__, __GNUC_MINOR__,
+             __GNUC_PATCHLEVEL__);
+#else
+    snprintf(si->compiler, sizeof si->compiler, "unknown");
+#endif
+#ifdef NTT_GIT_COMMIT
+    snprintf(si->commit, sizeof si->commit, "%s", NTT_GIT_COMMIT);
+#else
+    snprintf(si->commit, sizeof si->commit, "unknown");
+#endif
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm) == NULL ||
+        strftime(si->date, sizeof si->date, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+        snprintf(si->date, sizeof si->date, "unknown");
+}
+
+/* Members only, one per line, the last without a comma or newline, so that
+   callers write the braces and may append members of their own with ",\n". */
+void sysinfo_json(FILE *f, const sysinfo *si, const char *indent)
+{
+    const struct {
+        const char *key;
+        const char *val;
+    } s[] = {
+        {"cpu_model", si->cpu_model}, {"cpu_flags", si->cpu_flags}, {"kernel", si->kernel},
+        {"compiler", si->compiler},   {"commit", si->commit},       {"date", si->date},
+    };
+    fprintf(f, "%s\"logical_cpus\": %d", indent, si->logical_cpus);
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
+        fprintf(f, ",\n%s\"%s\": ", indent, s[i].key);
+        cli_json_string(f, s[i].val);
+    }
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+double sysinfo_memcpy_gbps(size_t bytes)
+{
+    enum { REPS = 7 };
+    if (bytes == 0) return 0.0;
+    unsigned char *src = malloc(bytes), *dst = malloc(bytes);
+    if (!src || !dst) {
+        free(src);
+        free(dst);
+        return 0.0;
+    }
+    /* Touch every page of both buffers first: the first write to a fresh page
+       costs a fault, which is not copy bandwidth. */
+    memset(src, 1, bytes);
+    memset(dst, 2, bytes);
+    memcpy(dst, src, bytes);
+    /* Reading a byte of each copy keeps the compiler from dropping copies
+       whose result is never used. */
+    volatile unsigned char sink = dst[bytes / 2];
+    double t[REPS];
+    for (int k = 0; k < REPS; k++) {
+        src[(size_t)k % bytes] = (unsigned char)k;
+        const double t0 = now_seconds();
+        memcpy(dst, src, bytes);
+        t[k] = now_seconds() - t0;
+        sink = (unsigned char)(sink + dst[(size_t)k % bytes]);
+    }
+    (void)sink;
+    free(src);
+    free(dst);
+    qsort(t, REPS, sizeof t[0], cmp_double);
+    const double med = t[REPS / 2];
+    /* Each copy reads `bytes` and writes `bytes`. */
+    return med > 0 ? 2.0 * (double)bytes / med / 1e9 : 0.0;
+}
+
+/* ---- ntt info ------------------------------------------------------------------ */
+
+static void info_usage(FILE *f)
+{
+    fputs("usage: ntt info\n"
+          "\n"
+          "Prints the library version, which backends are available (and which one\n"
+          "'auto' picks), the CPU, the kernel, the compiler and git commit of this\n"
+          "build, and the measured host memcpy bandwidth.\n",
+          f);
+}
+
+static void info_library(void)
+{
+    printf("ntt %d.%d.%d\n", NTT_VERSION_MAJOR, NTT_VERSION_MINOR, NTT_VERSION_PATCH);
+}
+
+/* One line per backend: "  NAME  available" or "  NAME  not available". */
+static void info_backends(void)
+{
+    puts("backends:");
+    for (int i = 1; i < NTT_BACKEND_COUNT; i++) {
+        const ntt_backend b = (ntt_backend)i;
+        printf("  %-8s  %s\n", ntt_backend_name(b),
+               ntt_backend_available(b) ? "available" : "not available");
+    }
+    const char *env = getenv("NTT_BACKEND");
+    printf("  %-8s  -> %s%s%s%s\n", "auto", ntt_backend_name(ntt_backend_resolve_auto()),
+           env ? " (NTT_BACKEND=" : "", env ? env : "", env ? ")" : "");
+}
+
+static void info_machine(const sysinfo *si)
+{
+    printf("cpu:          %s\n", si->cpu_model);
+    printf("logical CPUs: %d\n", si->logical_cpus);
+    printf("SIMD flags:   %s\n", si->cpu_flags[0] ? si->cpu_flags : "(none found)");
+    printf("kernel:       %s\n", si->kernel);
+}
+
+static void info_build(const sysinfo *si)
+{
+    printf("compiler:     %s\n", si->compiler);
+    printf("git commit:   %s\n", si->commit);
+}
+
+static void info_memory(void)
+{
+    const size_t bytes = (size_t)64 << 20;
+    fflush(stdout); /* the measurement takes a moment: show what we have */
+    const double gbps = sysinfo_memcpy_gbps(bytes);
+    if (gbps > 0)
+        printf("memcpy:       %.1f GB/s (read + write, 64 MiB buffers, median of 7)\n", gbps);
+    else
+        printf("memcpy:       not measured (out of memory)\n");
+}
+
+int cmd_info(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            info_usage(stdout);
+            return EXIT_OK;
+        }
+        fprintf(stderr, "ntt info: unexpected argument '%s'\nTry 'ntt info --help'.\n",
+                argv[i]);
+        return EXIT_USAGE;
+    }
+    sysinfo si;
+    sysinfo_read(&si);
+    info_library();
+    info_backends();
+    info_machine(&si);
+    info_build(&si);
+    info_memory();
+    return EXIT_OK;
+}

@@ -1,0 +1,80 @@
+/* Shared declarations of the ntt command's parts.  Not installed. */
+#ifndef NTT_TOOL_H
+#define NTT_TOOL_H
+
+#include "ntt.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes of the ntt command (documented in README and `ntt --help`). */
+enum {
+    EXIT_OK = 0,
+    EXIT_MISMATCH = 1,    /* verify/cases: a result differs from the expected one */
+    EXIT_USAGE = 2,       /* bad command line */
+    EXIT_INPUT_IO = 3,    /* an input file is missing or unreadable */
+    EXIT_FORMAT = 4,      /* malformed input (NTT_EFORMAT, bad n or p) */
+    EXIT_RANGE = 5,       /* a coefficient is >= p (NTT_ERANGE) */
+    EXIT_OUTPUT_IO = 6,   /* the output file cannot be written */
+    EXIT_UNSUPPORTED = 7, /* backend or variant not available here */
+    EXIT_FAILURE_LIB = 8  /* any other library failure (memory, backend error) */
+};
+
+/* Subcommands: argv[0] is the subcommand name.  Each handles --help. */
+int cmd_mul(int argc, char **argv);
+int cmd_cases(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/* Exit code for a library status from reading an input / running a product. */
+int exit_code_for(ntt_status s);
+
+/* ---- ntt.c: helpers the subcommands share ---- */
+int cli_is_help(const char *arg);                 /* "--help" or "-h" */
+/* A whole token of decimal digits: no sign, no spaces, no overflow. */
+int cli_parse_u64(const char *s, uint64_t *v);
+/* "--lng VALUE", "--lng=VALUE" or "-s VALUE" at argv[*i]: 1 with *val set,
+   0 when argv[*i] is something else, -1 after printing a usage error. */
+int cli_option(const char *sub, int argc, char **argv, int *i, const char *lng,
+               const char *shrt, const char **val);
+/* Writes `path` through a unique temporary file renamed over it only when
+   emit() returned 0 and every write succeeded.  0, or -1 with why set. */
+int cli_atomic_write(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx, char *why,
+                     size_t whylen);
+void cli_json_string(FILE *f, const char *s); /* a JSON string literal */
+
+/* ---- sysinfo.c: the machine, stated in every report ---- */
+typedef struct {
+    char cpu_model[128];
+    int logical_cpus;
+    char cpu_flags[256];   /* the SIMD-relevant flags present: "sse2 avx2 ..." */
+    char kernel[128];      /* uname -srm */
+    char compiler[96];     /* compiler that built the tool */
+    char commit[48];       /* git commit the tool was built from */
+    char date[32];         /* UTC, ISO 8601 */
+} sysinfo;
+void sysinfo_read(sysinfo *si);
+/* Writes the fields as members of a JSON object (no braces), indented. */
+void sysinfo_json(FILE *f, const sysinfo *si, const char *indent);
+/* Host memcpy bandwidth over `bytes`-byte buffers, GB/s (read + write). */
+double sysinfo_memcpy_gbps(size_t bytes);
+
+/* ---- timing helpers ---- */
+double now_seconds(void); /* CLOCK_MONOTONIC */
+
+/* ---- oracle.c: exact products with GMP (Kronecker substitution) ---- */
+/* c[0..la+lb-2] = a*b mod p for any p in [2, 2^64); inputs < p.
+   Returns 0 on success, -1 when out of memory. */
+int oracle_polymul(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b, size_t lb,
+                   uint64_t p);
+
+/* ---- deterministic random numbers (xoshiro256**) ---- */
+typedef struct { uint64_t s[4]; } rng_t;
+void rng_seed(rng_t *r, uint64_t seed);
+uint64_t rng_next(rng_t *r);
+uint64_t rng_below(rng_t *r, uint64_t bound); /* uniform in [0, bound), bound >= 1 */
+
+#endif
