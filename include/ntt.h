@@ -143,6 +143,11 @@ typedef struct ntt_plan_options {
     ntt_variant variant;
     unsigned flags;  /* NTT_FLAG_* */
     int threads;     /* OpenMP backend: 0 = OMP_NUM_THREADS or all cores */
+    size_t batch;    /* CUDA backend: items per call that the plan's device and
+                        pinned buffers hold (0 = 1); larger batches run in
+                        chunks of this size */
+    int cuda_block;  /* CUDA ladder variants: threads per block, a power of
+                        two in [32, 1024] (0 = 128) */
 } ntt_plan_options;
 
 /* ------------------------------------------------------------------------ */
@@ -242,6 +247,86 @@ NTT_API NTT_NODISCARD ntt_status ntt_polymul_batch_u32(ntt_plan *plan, uint32_t 
 NTT_API NTT_NODISCARD ntt_status ntt_polymul_batch_u64(ntt_plan *plan, uint64_t *c,
                                                const uint64_t *a, const uint64_t *b,
                                                size_t count, size_t stride);
+
+/* Linear product on a plan: c[0 .. la+lb-2] = a * b, exact (no wrap-around)
+   because la + lb - 1 <= n is required (else NTT_EINVAL); cyclic and
+   negacyclic plans give the same result.  a, b: la, lb >= 1 coefficients in
+   [0, p); c may not overlap a or b.  Saves the caller the zero padding and
+   the backend the transfer of zeros (GPU). */
+NTT_API NTT_NODISCARD ntt_status ntt_polymul_linear_u32(ntt_plan *plan, uint32_t *c,
+                                                const uint32_t *a, size_t la,
+                                                const uint32_t *b, size_t lb);
+NTT_API NTT_NODISCARD ntt_status ntt_polymul_linear_u64(ntt_plan *plan, uint64_t *c,
+                                                const uint64_t *a, size_t la,
+                                                const uint64_t *b, size_t lb);
+
+/* ------------------------------------------------------------------------ */
+/* CUDA: device pointers and streams                                          */
+/* ------------------------------------------------------------------------ */
+/*
+ * For plans made with NTT_BACKEND_CUDA.  The data pointers are device
+ * pointers; the calls only enqueue work on `stream` (a cudaStream_t; NULL
+ * is the legacy default stream): they never copy between host and device,
+ * never allocate and never synchronize, so they can be captured into a CUDA
+ * graph.  Batches follow the rules of the host-pointer batched calls
+ * (item i at element i*stride, modulus i % count of moduli).  Inputs are not
+ * range-checked (that would need a synchronization): inputs >= p give
+ * unspecified values, never out-of-bounds accesses.  A plan must not be used
+ * by two streams at once: its scratch buffers are shared.
+ * Errors: NTT_EUNSUPPORTED (not a CUDA plan, or no CUDA in this build),
+ * NTT_EINVAL (NULL pointers, stride < n, width mismatch), NTT_EBACKEND (a
+ * launch failed; the CUDA error is kept in the plan, see
+ * ntt_cuda_last_error).
+ */
+struct CUstream_st;
+typedef struct CUstream_st *ntt_cuda_stream; /* == cudaStream_t */
+
+NTT_API NTT_NODISCARD ntt_status ntt_cuda_forward_u32(ntt_plan *plan, uint32_t *d_a, size_t count,
+                                              size_t stride, ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_cuda_forward_u64(ntt_plan *plan, uint64_t *d_a, size_t count,
+                                              size_t stride, ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_cuda_inverse_u32(ntt_plan *plan, uint32_t *d_a, size_t count,
+                                              size_t stride, ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_cuda_inverse_u64(ntt_plan *plan, uint64_t *d_a, size_t count,
+                                              size_t stride, ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_cuda_pointwise_u32(ntt_plan *plan, uint32_t *d_c,
+                                                const uint32_t *d_a, const uint32_t *d_b,
+                                                size_t count, size_t stride,
+                                                ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_cuda_pointwise_u64(ntt_plan *plan, uint64_t *d_c,
+                                                const uint64_t *d_a, const uint64_t *d_b,
+                                                size_t count, size_t stride,
+                                                ntt_cuda_stream stream);
+/* c = a*b mod (x^n -+ 1) for each item; a has la, b has lb <= n leading
+   coefficients (the rest are taken as zero and need not be allocated), and
+   the first lc <= n coefficients of c are written.  c may alias a or b
+   exactly. */
+NTT_API NTT_NODISCARD ntt_status ntt_cuda_polymul_u32(ntt_plan *plan, uint32_t *d_c, size_t lc,
+                                              const uint32_t *d_a, size_t la,
+                                              const uint32_t *d_b, size_t lb, size_t count,
+                                              size_t stride, ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_cuda_polymul_u64(ntt_plan *plan, uint64_t *d_c, size_t lc,
+                                              const uint64_t *d_a, size_t la,
+                                              const uint64_t *d_b, size_t lb, size_t count,
+                                              size_t stride, ntt_cuda_stream stream);
+
+/* The CUDA error behind the last NTT_EBACKEND of this plan (a cudaError_t
+   value), 0 if none. */
+NTT_API int ntt_cuda_last_error(const ntt_plan *plan);
+
+/* The GPU as the backend sees it.  NTT_EUNSUPPORTED without CUDA or GPU. */
+typedef struct ntt_cuda_info {
+    char name[128];
+    int device;
+    int cc_major, cc_minor;
+    int sm_count;
+    size_t l2_bytes;
+    size_t global_mem_bytes;
+    size_t smem_per_block_optin;
+    int clock_khz, mem_clock_khz, mem_bus_bits;
+    int driver_version, runtime_version;
+} ntt_cuda_info;
+NTT_API NTT_NODISCARD ntt_status ntt_cuda_get_info(ntt_cuda_info *info);
 
 /* ------------------------------------------------------------------------ */
 /* Products for any modulus (the stable convenience API)                      */

@@ -263,7 +263,7 @@ static void test_queries(void)
         for (int m = 0; m <= NTT_MODMUL_SHOUP; m++) {
             for (int v = 0; v <= 1; v++) {
                 for (int be = 0; be <= 1; be++) {
-                    ntt_plan_options o = {(ntt_modmul)m, (ntt_variant)v, NTT_FLAG_NATURAL_ORDER, 0};
+                    ntt_plan_options o = {.modmul = (ntt_modmul)m, .variant = (ntt_variant)v, .flags = NTT_FLAG_NATURAL_ORDER};
                     ntt_plan *pl = NULL;
                     ntt_status s = ntt_plan_create(&pl, 256, P[k].p, P[k].w, (ntt_backend)be, &o);
                     const bool ok = v == NTT_VARIANT_FAST || m == NTT_MODMUL_DEFAULT || m == NTT_MODMUL_NAIVE;

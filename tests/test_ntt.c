@@ -515,7 +515,7 @@ static void test_batch(void)
                         snprintf(ctx + l, sizeof ctx - l, " RNS{%" PRIu64 ",%" PRIu64 ",%" PRIu64 "}", mods[0], mods[1], mods[2]);
                     }
                     ntt_plan *pl = NULL, *single[3] = {NULL, NULL, NULL};
-                    ntt_plan_options o = {c.modmul, c.variant, flags, 0};
+                    ntt_plan_options o = {.modmul = c.modmul, .variant = c.variant, .flags = flags};
                     ntt_status s = ntt_plan_create_rns(&pl, n, mods, nm, w, NTT_BACKEND_SCALAR, &o);
                     CHECK_STATUS(NTT_OK, s, "%s: ntt_plan_create_rns", ctx);
                     bool ok = s == NTT_OK;

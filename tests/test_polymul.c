@@ -64,7 +64,7 @@ static void test_plan_polymul(void)
                     }
                     t_cyclic_mul(e, a, b, n, p, nega);
                     for (size_t ci = 0; ci < COUNT(CFGS); ci++) {
-                        ntt_plan_options o = {CFGS[ci].modmul, CFGS[ci].variant, nega ? NTT_FLAG_NEGACYCLIC : 0, 0};
+                        ntt_plan_options o = {.modmul = CFGS[ci].modmul, .variant = CFGS[ci].variant, .flags = nega ? NTT_FLAG_NEGACYCLIC : 0};
                         if (rnd_below(2)) o.flags |= NTT_FLAG_NATURAL_ORDER; /* irrelevant to polymul */
                         ntt_backend be = rnd_below(2) ? NTT_BACKEND_AUTO : NTT_BACKEND_SCALAR;
                         ntt_plan *pl = NULL;
@@ -224,7 +224,7 @@ static void test_polymul_mod_ex_all_kinds(void)
                 fill(a, la, p, rnd_below(4) == 0 ? 0 : 2);
                 fill(b, lb, p, 2);
                 t_schoolbook(e, a, la, b, lb, p);
-                ntt_plan_options o = {CFGS[ci].modmul, CFGS[ci].variant, 0, 0};
+                ntt_plan_options o = {.modmul = CFGS[ci].modmul, .variant = CFGS[ci].variant, .flags = 0};
                 const ntt_backend bk = be ? NTT_BACKEND_SCALAR : NTT_BACKEND_AUTO;
                 ntt_status s = ntt_polymul_mod_ex(c, a, la, b, lb, p, bk, &o);
                 CHECK_STATUS(NTT_OK, s, "ntt_polymul_mod_ex(la=%zu, lb=%zu, p=%" PRIu64 ", %s, %s/%s)", la, lb, p,
@@ -248,7 +248,7 @@ static void test_polymul_mod_unsupported_opts(void)
         fill(a, la, p, 1);
         fill(b, lb, p, 1);
         t_schoolbook(e, a, la, b, lb, p);
-        ntt_plan_options o = {kinds[k], NTT_VARIANT_BASELINE, 0, 0};
+        ntt_plan_options o = {.modmul = kinds[k], .variant = NTT_VARIANT_BASELINE, .flags = 0};
         for (size_t i = 0; i < lc; i++) c[i] = GUARD_VAL;
         ntt_status s = ntt_polymul_mod_ex(c, a, la, b, lb, p, NTT_BACKEND_SCALAR, &o);
         CHECK(s == NTT_OK || s == NTT_EUNSUPPORTED, "ntt_polymul_mod_ex(baseline/%s): status %d (%s)",

@@ -47,6 +47,8 @@ struct ntt_plan {
     ntt_modmul modmul;
     ntt_variant variant;
     int threads;
+    size_t batch;         /* >= 1 */
+    int cuda_block;       /* ladder kernels' block size */
     ntt_backend backend;
     const struct ntt_backend_ops *ops;
     size_t nmod;
@@ -84,6 +86,18 @@ typedef struct ntt_backend_ops {
     ntt_status (*polymul)(ntt_plan *plan, void *c, size_t lc, const void *a,
                           size_t la, const void *b, size_t lb, size_t count,
                           size_t stride, bool io64);
+
+    /* Device-pointer entry points (CUDA only; NULL elsewhere): they enqueue
+       on `stream` and return; no copies, no allocation, no synchronization.
+       Arguments arrive validated as for the host calls, ranges unchecked. */
+    ntt_status (*dev_transform)(ntt_plan *plan, void *d_a, size_t count, size_t stride,
+                                void *stream, bool inverse);
+    ntt_status (*dev_pointwise)(ntt_plan *plan, void *d_c, const void *d_a, const void *d_b,
+                                size_t count, size_t stride, void *stream);
+    ntt_status (*dev_polymul)(ntt_plan *plan, void *d_c, size_t lc, const void *d_a, size_t la,
+                              const void *d_b, size_t lb, size_t count, size_t stride,
+                              void *stream);
+    int (*dev_last_error)(const ntt_plan *plan);
 } ntt_backend_ops;
 
 extern const ntt_backend_ops ntt_scalar_ops;
@@ -95,6 +109,7 @@ extern const ntt_backend_ops ntt_openmp_ops;
 #endif
 #ifdef NTT_HAVE_CUDA
 extern const ntt_backend_ops ntt_cuda_ops;
+ntt_status ntt_cuda_get_info_impl(ntt_cuda_info *info);
 #endif
 
 /* dispatch.c */

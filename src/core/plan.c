@@ -32,6 +32,11 @@ ntt_status ntt_plan_create_rns(ntt_plan **out, size_t n, const uint64_t *moduli,
     if ((unsigned)o.modmul > NTT_MODMUL_SHOUP || (unsigned)o.variant > NTT_VARIANT_GPU_SHARED ||
         (o.flags & ~(NTT_FLAG_NEGACYCLIC | NTT_FLAG_NATURAL_ORDER)) != 0 || o.threads < 0)
         return NTT_EINVAL;
+    if (o.batch == 0) o.batch = 1;
+    if (o.cuda_block == 0) o.cuda_block = 128;
+    if (o.cuda_block < 32 || o.cuda_block > 1024 || (o.cuda_block & (o.cuda_block - 1)) != 0 ||
+        o.batch > ((size_t)1 << 40) / n)
+        return NTT_EINVAL;
     if ((unsigned)backend >= NTT_BACKEND_COUNT) return NTT_EINVAL;
     if (backend == NTT_BACKEND_AUTO) backend = ntt_backend_resolve_auto();
     const ntt_backend_ops *ops = ntt_backend_lookup(backend);
@@ -46,6 +51,8 @@ ntt_status ntt_plan_create_rns(ntt_plan **out, size_t n, const uint64_t *moduli,
     plan->modmul = o.modmul;
     plan->variant = o.variant;
     plan->threads = o.threads;
+    plan->batch = o.batch;
+    plan->cuda_block = o.cuda_block;
     plan->backend = backend;
     plan->mod = calloc(count, sizeof *plan->mod);
     plan->moduli = malloc(count * sizeof *plan->moduli);
@@ -166,6 +173,27 @@ static ntt_status run_polymul(ntt_plan *plan, ntt_width w, void *c, const void *
                                                                  stride, false);
 }
 
+static bool overlap(const void *x, size_t xb, const void *y, size_t yb)
+{
+    uintptr_t a = (uintptr_t)x, b = (uintptr_t)y;
+    return a < b + yb && b < a + xb;
+}
+
+static ntt_status run_linear(ntt_plan *plan, ntt_width w, void *c, const void *a, size_t la,
+                             const void *b, size_t lb)
+{
+    ntt_status s = check_call(plan, w, c, a, b, 1, plan ? plan->n : 0);
+    if (s != NTT_OK) return s;
+    if (la == 0 || lb == 0 || la > plan->n || lb > plan->n - la + 1) return NTT_EINVAL;
+    const size_t e = w == NTT_U32 ? 4 : 8, lc = la + lb - 1;
+    if (overlap(c, lc * e, a, la * e) || overlap(c, lc * e, b, lb * e)) return NTT_EINVAL;
+    if (out_of_range(plan, a, la, 1, plan->n) || out_of_range(plan, b, lb, 1, plan->n))
+        return NTT_ERANGE;
+    const ntt_backend_ops *ops = plan->ops;
+    return (ops->polymul ? ops->polymul : ntt_scalar_ops.polymul)(plan, c, lc, a, la, b, lb, 1,
+                                                                 plan->n, false);
+}
+
 #define NTT_EXEC_API(SUF, TY, W)                                                             \
     ntt_status ntt_forward_##SUF(ntt_plan *plan, TY *a)                                      \
     { return run_transform(plan, W, a, 1, plan ? plan->n : 0, false); }                      \
@@ -184,7 +212,10 @@ static ntt_status run_polymul(ntt_plan *plan, ntt_width w, void *c, const void *
     { return run_pointwise(plan, W, c, a, b, count, stride); }                               \
     ntt_status ntt_polymul_batch_##SUF(ntt_plan *plan, TY *c, const TY *a, const TY *b,      \
                                        size_t count, size_t stride)                          \
-    { return run_polymul(plan, W, c, a, b, count, stride); }
+    { return run_polymul(plan, W, c, a, b, count, stride); }                                \
+    ntt_status ntt_polymul_linear_##SUF(ntt_plan *plan, TY *c, const TY *a, size_t la,       \
+                                        const TY *b, size_t lb)                              \
+    { return run_linear(plan, W, c, a, la, b, lb); }
 
 NTT_EXEC_API(u32, uint32_t, NTT_U32)
 NTT_EXEC_API(u64, uint64_t, NTT_U64)

@@ -1,0 +1,899 @@
+// The CUDA backend: plan set-up (tables uploaded once, scratch and pinned
+// staging buffers allocated once), launches of the fast path and of the
+// reports' ladder, host-pointer calls staged through the plan's pinned
+// buffers, and the device-pointer entry points.
+#include "cuda_fast.cuh"
+#include "cuda_ladder.cuh"
+
+extern "C" {
+#include "../core/internal.h"
+}
+
+#include <pthread.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+using namespace nttc;
+
+// The host code is C-style C++ (malloc, fixed arrays, no exceptions, no
+// guarded statics) so that the static library links into C programs
+// without the C++ runtime.
+
+namespace {
+
+const int kMaxPasses = 8;
+
+struct CudaPlan {
+    int device;
+    cudaStream_t stream;  // host-pointer calls
+    void *dmods;          // Mod<T>[nmod] in device memory
+    void **dallocs;       // tables, ndallocs of them
+    size_t ndallocs, cap_dallocs;
+    void *dA, *dB;        // scratch, batch * n elements each
+    void *hA, *hB, *hC;   // pinned staging, same size
+    size_t elem;
+    Geom passes[kMaxPasses];  // forward order
+    int npasses;
+    size_t max_smem;
+    int last_error;
+};
+
+CudaPlan *cp_of(const ntt_plan *plan) { return static_cast<CudaPlan *>(plan->backend_data); }
+
+ntt_status fail(const ntt_plan *plan, cudaError_t e)
+{
+    if (plan && plan->backend_data) cp_of(plan)->last_error = (int)e;
+    (void)cudaGetLastError();  // clear a non-sticky error so later calls start clean
+    return e == cudaErrorMemoryAllocation ? NTT_ENOMEM : NTT_EBACKEND;
+}
+
+#define CK(plan, call)                                   \
+    do {                                                 \
+        cudaError_t e_ = (call);                         \
+        if (e_ != cudaSuccess) return fail((plan), e_);  \
+    } while (0)
+
+// ---- availability --------------------------------------------------------------
+
+pthread_once_t avail_once = PTHREAD_ONCE_INIT;
+int avail_result;
+
+void probe_devices(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        (void)cudaGetLastError();
+        n = 0;
+    }
+    avail_result = n > 0 ? 1 : 0;
+}
+
+int cuda_available(void)
+{
+    pthread_once(&avail_once, probe_devices);
+    return avail_result;
+}
+
+int cuda_supports(ntt_variant v, ntt_modmul m)
+{
+    switch (v) {
+    case NTT_VARIANT_FAST:
+        return 1;
+    case NTT_VARIANT_BASELINE:  // powers in the kernel: no Shoup companions
+        return m != NTT_MODMUL_SHOUP;
+    case NTT_VARIANT_GPU_TABLE:
+    case NTT_VARIANT_GPU_ASYNC:
+    case NTT_VARIANT_GPU_SHARED:
+        return 1;
+    }
+    return 0;
+}
+
+// ---- host-side constants ------------------------------------------------------------
+
+template <class T> struct HostMod {
+    const ntt_modulus *cm;
+    int kind;
+    T pinv_pos;  // p^-1 mod 2^k
+
+    uint64_t mulmod(uint64_t a, uint64_t b) const { return ntt_mulmod_slow(a, b, cm->p); }
+    // v in Montgomery form: v R mod p.
+    T mform(uint64_t v) const { return (T)mulmod(v, cm->r_mod); }
+    Tw<T> tw(uint64_t v, int k) const
+    {
+        const uint64_t p = cm->p;
+        switch (k) {
+        case K_SHOUP:
+            return Tw<T>{(T)v, sizeof(T) == 4 ? (T)(ntt_shoup_pre64(v, p) >> 32)
+                                              : (T)ntt_shoup_pre64(v, p)};
+        case K_MONT: {
+            T w = mform(v);
+            return Tw<T>{w, (T)(w * pinv_pos)};
+        }
+        default:
+            return Tw<T>{(T)v, 0};
+        }
+    }
+    Tw<T> tw(uint64_t v) const { return tw(v, kind); }
+};
+
+// A host array that frees itself.
+template <class T> struct HostBuf {
+    T *p;
+    size_t n;
+    explicit HostBuf(size_t count) : p(static_cast<T *>(calloc(count ? count : 1, sizeof(T)))), n(count) {}
+    ~HostBuf() { free(p); }
+    HostBuf(const HostBuf &) = delete;
+    HostBuf &operator=(const HostBuf &) = delete;
+    T &operator[](size_t i) { return p[i]; }
+};
+
+template <class T> ntt_status upload(const ntt_plan *plan, CudaPlan *cp, const HostBuf<T> &v,
+                                     const T **dst)
+{
+    if (!v.p) return NTT_ENOMEM;
+    if (cp->ndallocs == cp->cap_dallocs) {
+        size_t cap = cp->cap_dallocs ? 2 * cp->cap_dallocs : 16;
+        void **np = static_cast<void **>(realloc(cp->dallocs, cap * sizeof *np));
+        if (!np) return NTT_ENOMEM;
+        cp->dallocs = np;
+        cp->cap_dallocs = cap;
+    }
+    void *d = nullptr;
+    CK(plan, cudaMalloc(&d, v.n * sizeof(T)));
+    cp->dallocs[cp->ndallocs++] = d;
+    CK(plan, cudaMemcpy(d, v.p, v.n * sizeof(T), cudaMemcpyHostToDevice));
+    *dst = static_cast<const T *>(d);
+    return NTT_OK;
+}
+
+#define TRY(x)                          \
+    do {                                \
+        ntt_status s_ = (x);            \
+        if (s_ != NTT_OK) return s_;    \
+    } while (0)
+
+template <class T>
+ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, Mod<T> *out)
+{
+    const uint64_t p = cm->p;
+    const size_t n = plan->n;
+    const int kind = plan->modmul;
+    HostMod<T> H{cm, kind, 0};
+    H.pinv_pos = (T)(0 - ntt_mont_pinv64(p));  // canonical pinv is -p^-1
+    if (sizeof(T) == 4) H.pinv_pos = (T)(uint32_t)(0 - (uint32_t)ntt_mont_pinv64(p));
+
+    Mod<T> M;
+    memset(&M, 0, sizeof M);
+    M.a.p = (T)p;
+    M.a.p2 = (T)(2 * p);
+    M.a.pinv = H.pinv_pos;
+    M.a.mu = cm->mu;
+    M.a.k = cm->k;
+    M.one_m = (T)cm->r_mod;
+    const bool redc = kind == K_MONT || kind == K_SHOUP;
+    const uint64_t finv = redc ? cm->r_mod : 1 % p;
+    const uint64_t w1 = cm->winv[1], s = cm->n_inv, sm = H.mulmod(s, finv);
+    M.s_inv = H.tw(s);
+    M.s1_inv = H.tw(H.mulmod(s, w1));
+    M.s_mul = H.tw(sm);
+    M.s1_mul = H.tw(H.mulmod(sm, w1));
+    M.fix = H.tw(finv);
+    const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
+    M.nfull = nega ? 2 * (uint64_t)n : (uint64_t)n;
+    M.e0 = nega ? M.nfull / 2 : 0;
+    const uint64_t r = cm->root, rinv = ntt_invmod(r, p);
+    const uint64_t omega = nega ? H.mulmod(r, r) : r, omega_inv = ntt_invmod(omega, p);
+    M.omega = (T)omega;
+    M.omega_inv = (T)omega_inv;
+    M.omega_m = H.mform(omega);
+    M.omega_inv_m = H.mform(omega_inv);
+    M.psi_m = H.mform(nega ? r : 1);
+    M.psi_inv_m = H.mform(nega ? rinv : 1);
+    M.ninv_m = H.tw(s, K_MONT);
+
+    if (plan->variant == NTT_VARIANT_FAST && kind == K_MONT) {
+        // r^t for t < N/2 as a product of two table entries.
+        const uint64_t half = M.nfull / 2;
+        unsigned A = 0;
+        while (A < 12 && ((uint64_t)1 << A) < half) A++;
+        M.A = A;
+        const size_t nlo = (size_t)1 << A, nhi = (size_t)((half + nlo - 1) / nlo);
+        HostBuf<T> lo(nlo), hi(nhi > 0 ? nhi : 1);
+        if (!lo.p || !hi.p) return NTT_ENOMEM;
+        uint64_t x = 1;
+        for (size_t j = 0; j < nlo; j++, x = H.mulmod(x, r)) lo[j] = H.mform(x);
+        const uint64_t step = x;  // r^(2^A)
+        x = 1;
+        for (size_t j = 0; j < hi.n; j++, x = H.mulmod(x, step)) hi[j] = H.mform(x);
+        TRY(upload(plan, cp, lo, &M.rlo));
+        TRY(upload(plan, cp, hi, &M.rhi));
+    } else if (plan->variant == NTT_VARIANT_FAST) {
+        HostBuf<T> fw(n), fwx(n), iw(n), iwx(n);
+        if (!fw.p || !fwx.p || !iw.p || !iwx.p) return NTT_ENOMEM;
+        for (size_t i = 1; i < n; i++) {
+            Tw<T> f = H.tw(cm->w[i]), b = H.tw(cm->winv[i]);
+            fw[i] = f.w;
+            fwx[i] = f.x;
+            iw[i] = b.w;
+            iwx[i] = b.x;
+        }
+        TRY(upload(plan, cp, fw, &M.fw));
+        TRY(upload(plan, cp, fwx, &M.fwx));
+        TRY(upload(plan, cp, iw, &M.iw));
+        TRY(upload(plan, cp, iwx, &M.iwx));
+    } else if (plan->variant != NTT_VARIANT_BASELINE) {
+        // Stage m of the DIT transform uses w_m^j, j < m/2, at m/2 - 1 + j.
+        HostBuf<T> fw(n), fwx(n), iw(n), iwx(n);
+        if (!fw.p || !fwx.p || !iw.p || !iwx.p) return NTT_ENOMEM;
+        for (size_t m = 2; m <= n; m <<= 1) {
+            const uint64_t wm = ntt_powmod(omega, n / m, p), wim = ntt_powmod(omega_inv, n / m, p);
+            uint64_t a = 1, b = 1;
+            for (size_t j = 0; j < m / 2; j++, a = H.mulmod(a, wm), b = H.mulmod(b, wim)) {
+                Tw<T> f = H.tw(a), g = H.tw(b);
+                fw[m / 2 - 1 + j] = f.w;
+                fwx[m / 2 - 1 + j] = f.x;
+                iw[m / 2 - 1 + j] = g.w;
+                iwx[m / 2 - 1 + j] = g.x;
+            }
+        }
+        TRY(upload(plan, cp, fw, &M.lfw));
+        TRY(upload(plan, cp, fwx, &M.lfwx));
+        TRY(upload(plan, cp, iw, &M.liw));
+        TRY(upload(plan, cp, iwx, &M.liwx));
+    }
+    *out = M;
+    return NTT_OK;
+}
+
+// ---- pass geometry -----------------------------------------------------------------
+// The bottom pass takes the last min(D, 11) levels on contiguous 2^11-element
+// tiles; the levels above go in passes of at most 8 over 64-byte column
+// groups (16 u32 or 8 u64 columns).
+int plan_passes(int D, size_t elem, Geom *g)
+{
+    int k = 0;
+    const int bottom = D < 11 ? D : 11, top = D - bottom;
+    const int logC = elem == 4 ? 4 : 3;
+    const int npass = (top + 7) / 8;
+    int d = 0;
+    for (int i = 0; i < npass; i++) {
+        const int P = (top - d) / (npass - i);
+        const int lo = D - d - P;
+        g[k++] = Geom{d, P, lo, logC < lo ? logC : lo};
+        d += P;
+    }
+    g[k++] = Geom{d, bottom, 0, 0};
+    return k;  /* at most 1 + ceil(19 / 8) for D <= 30 */
+}
+
+int pass_threads(const Geom &g)
+{
+    const int groups = (1 << g.logC) << (g.P > 3 ? g.P - 3 : 0);
+    return groups < 32 ? 32 : groups > 256 ? 256 : groups;
+}
+
+template <class T> size_t pass_smem(const Geom &g, bool fused)
+{
+    const size_t t = (tile_bytes<T>(g) + 15) & ~(size_t)15, w = tw_bytes<T>(g);
+    return fused ? 2 * t + 2 * w : t + w;
+}
+
+template <class T> const Mod<T> *dmods(const ntt_plan *plan)
+{
+    return static_cast<const Mod<T> *>(cp_of(plan)->dmods);
+}
+
+// ---- fast path launches -----------------------------------------------------------
+
+const size_t kMaxGridY = 65535;
+
+template <class T, int K, bool INV>
+ntt_status launch_pass(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t items, int nz,
+                       cudaStream_t st)
+{
+    const dim3 block(pass_threads(g));
+    const size_t smem = pass_smem<T>(g, false);
+    const size_t gx = (size_t)1 << (g.d0 + g.lo - g.logC);
+    for (size_t i0 = 0; i0 < items; i0 += kMaxGridY) {
+        const size_t ni = items - i0 < kMaxGridY ? items - i0 : kMaxGridY;
+        PassArgs<T> b = a;
+        for (int z = 0; z < 2; z++) {
+            if (b.in[z]) b.in[z] += i0 * a.in_stride;
+            if (b.out[z]) b.out[z] += i0 * a.out_stride;
+        }
+        b.item0 = a.item0 + (int)(i0 % (size_t)a.nmod);
+        k_pass<T, K, INV><<<dim3((unsigned)gx, (unsigned)ni, nz), block, smem, st>>>(b);
+        CK(plan, cudaGetLastError());
+    }
+    return NTT_OK;
+}
+
+template <class T, int K>
+ntt_status launch_bottom(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t items, cudaStream_t st)
+{
+    const dim3 block(pass_threads(g));
+    const size_t smem = pass_smem<T>(g, true);
+    const size_t gx = (size_t)1 << (g.d0 - g.logC);
+    for (size_t i0 = 0; i0 < items; i0 += kMaxGridY) {
+        const size_t ni = items - i0 < kMaxGridY ? items - i0 : kMaxGridY;
+        PassArgs<T> b = a;
+        for (int z = 0; z < 2; z++) {
+            if (b.in[z]) b.in[z] += i0 * a.in_stride;
+            if (b.out[z]) b.out[z] += i0 * a.out_stride;
+        }
+        b.item0 = a.item0 + (int)(i0 % (size_t)a.nmod);
+        k_polymul_bottom<T, K><<<dim3((unsigned)gx, (unsigned)ni, 1), block, smem, st>>>(b);
+        CK(plan, cudaGetLastError());
+    }
+    return NTT_OK;
+}
+
+dim3 grid1d(size_t n, size_t items, int block)
+{
+    size_t gx = (n + block - 1) / block;
+    return dim3((unsigned)(gx < 65535 ? gx : 65535), (unsigned)items);
+}
+
+template <class T>
+ntt_status launch_bitrev(ntt_plan *plan, T *a, size_t count, size_t stride, cudaStream_t st)
+{
+    for (size_t i0 = 0; i0 < count; i0 += kMaxGridY) {
+        const size_t ni = count - i0 < kMaxGridY ? count - i0 : kMaxGridY;
+        k_bitrev<T><<<grid1d(plan->n, ni, 256), 256, 0, st>>>(a + i0 * stride, (int)plan->logn,
+                                                              stride);
+        CK(plan, cudaGetLastError());
+    }
+    return NTT_OK;
+}
+
+template <class T> PassArgs<T> base_args(const ntt_plan *plan, size_t item0)
+{
+    PassArgs<T> a;
+    memset(&a, 0, sizeof a);
+    a.mods = dmods<T>(plan);
+    a.nmod = (int)plan->nmod;
+    a.item0 = (int)(item0 % plan->nmod);
+    return a;
+}
+
+template <class T, int K>
+ntt_status fast_transform(ntt_plan *plan, T *d, size_t count, size_t stride, cudaStream_t st,
+                          bool inv)
+{
+    CudaPlan *cp = cp_of(plan);
+    const bool natural = (plan->flags & NTT_FLAG_NATURAL_ORDER) != 0;
+    if (inv && natural) TRY(launch_bitrev(plan, d, count, stride, st));
+    const size_t np = (size_t)cp->npasses;
+    for (size_t q = 0; q < np; q++) {
+        const Geom &g = cp->passes[inv ? np - 1 - q : q];
+        PassArgs<T> a = base_args<T>(plan, 0);
+        a.in[0] = d;
+        a.out[0] = d;
+        a.in_stride = a.out_stride = stride;
+        a.in_len[0] = a.out_len = plan->n;
+        if (q == np - 1) a.flags = inv ? F_REDUCE | F_SCALE_INV : F_REDUCE;
+        if (inv)
+            TRY((launch_pass<T, K, true>(plan, g, a, count, 1, st)));
+        else
+            TRY((launch_pass<T, K, false>(plan, g, a, count, 1, st)));
+    }
+    if (!inv && natural) TRY(launch_bitrev(plan, d, count, stride, st));
+    return NTT_OK;
+}
+
+// c = a b: top forward passes of both operands into the scratch buffers, the
+// fused bottom pass, the top inverse passes; one or two launches per pass.
+template <class T, int K>
+ntt_status fast_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, const T *b,
+                        size_t lb, size_t count, size_t stride, cudaStream_t st)
+{
+    CudaPlan *cp = cp_of(plan);
+    const size_t n = plan->n, np = (size_t)cp->npasses;
+    if (np == 1) {
+        PassArgs<T> x = base_args<T>(plan, 0);
+        x.in[0] = a;
+        x.in[1] = b;
+        x.out[0] = c;
+        x.in_stride = x.out_stride = stride;
+        x.in_len[0] = la;
+        x.in_len[1] = lb;
+        x.out_len = lc;
+        return launch_bottom<T, K>(plan, cp->passes[0], x, count, st);
+    }
+    T *A = static_cast<T *>(cp->dA), *B = static_cast<T *>(cp->dB);
+    for (size_t i0 = 0; i0 < count; i0 += plan->batch) {
+        const size_t ni = count - i0 < plan->batch ? count - i0 : plan->batch;
+        PassArgs<T> x = base_args<T>(plan, i0);
+        x.in[0] = a + i0 * stride;
+        x.in[1] = b + i0 * stride;
+        x.out[0] = A;
+        x.out[1] = B;
+        x.in_stride = stride;
+        x.out_stride = n;
+        x.in_len[0] = la;
+        x.in_len[1] = lb;
+        x.out_len = n;
+        TRY((launch_pass<T, K, false>(plan, cp->passes[0], x, ni, 2, st)));
+        x.in[0] = A;
+        x.in[1] = B;
+        x.in_stride = n;
+        x.in_len[0] = x.in_len[1] = n;
+        for (size_t q = 1; q + 1 < np; q++) TRY((launch_pass<T, K, false>(plan, cp->passes[q], x, ni, 2, st)));
+        x.in[1] = B;
+        TRY((launch_bottom<T, K>(plan, cp->passes[np - 1], x, ni, st)));
+        x.in[1] = nullptr;
+        x.out[1] = nullptr;
+        for (size_t q = np - 1; q-- > 0;) {
+            if (q == 0) {
+                x.out[0] = c + i0 * stride;
+                x.out_stride = stride;
+                x.out_len = lc;
+                x.flags = F_REDUCE | F_SCALE_MUL;
+            }
+            TRY((launch_pass<T, K, true>(plan, cp->passes[q], x, ni, 1, st)));
+        }
+    }
+    return NTT_OK;
+}
+
+template <class T, int K>
+ntt_status launch_pointwise(ntt_plan *plan, T *c, const T *a, const T *b, size_t count,
+                            size_t stride, cudaStream_t st)
+{
+    for (size_t i0 = 0; i0 < count; i0 += kMaxGridY) {
+        const size_t ni = count - i0 < kMaxGridY ? count - i0 : kMaxGridY;
+        const size_t o = i0 * stride;
+        k_pointwise<T, K><<<grid1d(plan->n, ni, 256), 256, 0, st>>>(
+            c + o, a + o, b + o, plan->n, stride, dmods<T>(plan), (int)plan->nmod,
+            (int)(i0 % plan->nmod));
+        CK(plan, cudaGetLastError());
+    }
+    return NTT_OK;
+}
+
+// ---- the reports' ladder ----------------------------------------------------------
+
+template <class T, int K>
+ntt_status ladder_dit(ntt_plan *plan, T *d, size_t count, size_t stride, cudaStream_t st, bool inv)
+{
+    const size_t n = plan->n;
+    const int blk = plan->cuda_block;
+    const bool sync = plan->variant == NTT_VARIANT_BASELINE || plan->variant == NTT_VARIANT_GPU_TABLE;
+    size_t m0 = 2;
+    for (size_t i0 = 0; i0 < count; i0 += kMaxGridY) {
+        const size_t ni = count - i0 < kMaxGridY ? count - i0 : kMaxGridY;
+        T *v = d + i0 * stride;
+        const int item0 = (int)(i0 % plan->nmod);
+        if (plan->variant == NTT_VARIANT_GPU_SHARED) {
+            const size_t chunk = 2 * (size_t)blk;
+            const size_t gx = (n + chunk - 1) / chunk;
+            k_lshared<T, K><<<dim3((unsigned)gx, (unsigned)ni), blk, chunk * sizeof(T), st>>>(
+                v, n, chunk, stride, dmods<T>(plan), (int)plan->nmod, item0, inv);
+            CK(plan, cudaGetLastError());
+            m0 = chunk * 2;
+        }
+        for (size_t m = m0; m <= n; m <<= 1) {
+            const dim3 grid((unsigned)((n / 2 + blk - 1) / blk), (unsigned)ni);
+            if constexpr (K != K_SHOUP) {
+                if (plan->variant == NTT_VARIANT_BASELINE)
+                    k_lstage_pow<T, K><<<grid, blk, 0, st>>>(v, n, m, stride, dmods<T>(plan),
+                                                             (int)plan->nmod, item0, inv);
+                else
+                    k_lstage_tab<T, K><<<grid, blk, 0, st>>>(v, n, m, stride, dmods<T>(plan),
+                                                             (int)plan->nmod, item0, inv);
+            } else {
+                k_lstage_tab<T, K><<<grid, blk, 0, st>>>(v, n, m, stride, dmods<T>(plan),
+                                                         (int)plan->nmod, item0, inv);
+            }
+            CK(plan, cudaGetLastError());
+            // The first report synchronized after every stage.
+            if (sync) CK(plan, cudaStreamSynchronize(st));
+        }
+    }
+    return NTT_OK;
+}
+
+template <class T>
+ntt_status ladder_twist(ntt_plan *plan, T *d, size_t count, size_t stride, cudaStream_t st, int mode)
+{
+    for (size_t i0 = 0; i0 < count; i0 += kMaxGridY) {
+        const size_t ni = count - i0 < kMaxGridY ? count - i0 : kMaxGridY;
+        k_ltwist<T><<<grid1d(plan->n, ni, 256), 256, 0, st>>>(
+            d + i0 * stride, plan->n, stride, dmods<T>(plan), (int)plan->nmod,
+            (int)(i0 % plan->nmod), mode);
+        CK(plan, cudaGetLastError());
+    }
+    return NTT_OK;
+}
+
+// Transforms with the plan's spectrum order: the DIT stages want bit-reversed
+// input and give natural order, so a bit-reversed spectrum costs one more
+// permutation going forward and none coming back.
+template <class T, int K>
+ntt_status ladder_transform(ntt_plan *plan, T *d, size_t count, size_t stride, cudaStream_t st,
+                            bool inv)
+{
+    const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
+    const bool natural = (plan->flags & NTT_FLAG_NATURAL_ORDER) != 0;
+    if (!inv) {
+        if (nega) TRY(ladder_twist<T>(plan, d, count, stride, st, 0));
+        TRY(launch_bitrev(plan, d, count, stride, st));
+        TRY((ladder_dit<T, K>(plan, d, count, stride, st, false)));
+        if (!natural) TRY(launch_bitrev(plan, d, count, stride, st));
+    } else {
+        if (natural) TRY(launch_bitrev(plan, d, count, stride, st));
+        TRY((ladder_dit<T, K>(plan, d, count, stride, st, true)));
+        TRY(ladder_twist<T>(plan, d, count, stride, st, nega ? 1 : 2));
+    }
+    return NTT_OK;
+}
+
+template <class T, int K>
+ntt_status ladder_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, const T *b,
+                          size_t lb, size_t count, size_t stride, cudaStream_t st)
+{
+    CudaPlan *cp = cp_of(plan);
+    const size_t n = plan->n;
+    T *A = static_cast<T *>(cp->dA), *B = static_cast<T *>(cp->dB);
+    const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
+    for (size_t i0 = 0; i0 < count; i0 += plan->batch) {
+        const size_t ni = count - i0 < plan->batch ? count - i0 : plan->batch;
+        k_pad<T><<<grid1d(n, ni, 256), 256, 0, st>>>(A, a + i0 * stride, n, la, n, stride);
+        CK(plan, cudaGetLastError());
+        k_pad<T><<<grid1d(n, ni, 256), 256, 0, st>>>(B, b + i0 * stride, n, lb, n, stride);
+        CK(plan, cudaGetLastError());
+        // The reports' order: natural-order spectra, a permutation before each DIT.
+        T *ops[2] = {A, B};
+        for (int o = 0; o < 2; o++) {
+            if (nega) TRY(ladder_twist<T>(plan, ops[o], ni, n, st, 0));
+            TRY(launch_bitrev(plan, ops[o], ni, n, st));
+            TRY((ladder_dit<T, K>(plan, ops[o], ni, n, st, false)));
+        }
+        TRY((launch_pointwise<T, K>(plan, A, A, B, ni, n, st)));
+        TRY(launch_bitrev(plan, A, ni, n, st));
+        TRY((ladder_dit<T, K>(plan, A, ni, n, st, true)));
+        TRY(ladder_twist<T>(plan, A, ni, n, st, nega ? 1 : 2));
+        if (c + i0 * stride != A)
+            CK(plan, cudaMemcpy2DAsync(c + i0 * stride, stride * sizeof(T), A, n * sizeof(T),
+                                       lc * sizeof(T), ni, cudaMemcpyDeviceToDevice, st));
+    }
+    return NTT_OK;
+}
+
+// ---- dispatch on width and kind ----------------------------------------------------
+
+template <class T, int K> struct Impl {
+    static ntt_status transform(ntt_plan *p, void *d, size_t count, size_t stride, cudaStream_t st,
+                                bool inv)
+    {
+        if (p->variant == NTT_VARIANT_FAST)
+            return fast_transform<T, K>(p, static_cast<T *>(d), count, stride, st, inv);
+        return ladder_transform<T, K>(p, static_cast<T *>(d), count, stride, st, inv);
+    }
+    static ntt_status pointwise(ntt_plan *p, void *c, const void *a, const void *b, size_t count,
+                                size_t stride, cudaStream_t st)
+    {
+        return launch_pointwise<T, K>(p, static_cast<T *>(c), static_cast<const T *>(a),
+                                      static_cast<const T *>(b), count, stride, st);
+    }
+    static ntt_status polymul(ntt_plan *p, void *c, size_t lc, const void *a, size_t la,
+                              const void *b, size_t lb, size_t count, size_t stride, cudaStream_t st)
+    {
+        if (p->variant == NTT_VARIANT_FAST)
+            return fast_polymul<T, K>(p, static_cast<T *>(c), lc, static_cast<const T *>(a), la,
+                                      static_cast<const T *>(b), lb, count, stride, st);
+        return ladder_polymul<T, K>(p, static_cast<T *>(c), lc, static_cast<const T *>(a), la,
+                                    static_cast<const T *>(b), lb, count, stride, st);
+    }
+    static ntt_status prepare(ntt_plan *p)
+    {
+        CudaPlan *cp = cp_of(p);
+        if (p->variant != NTT_VARIANT_FAST) return NTT_OK;
+        // Opt in to the dynamic shared memory the passes need.
+        CK(p, cudaFuncSetAttribute(k_pass<T, K, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   (int)cp->max_smem));
+        CK(p, cudaFuncSetAttribute(k_pass<T, K, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   (int)cp->max_smem));
+        CK(p, cudaFuncSetAttribute(k_polymul_bottom<T, K>,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cp->max_smem));
+        return NTT_OK;
+    }
+};
+
+struct Table {
+    ntt_status (*transform)(ntt_plan *, void *, size_t, size_t, cudaStream_t, bool);
+    ntt_status (*pointwise)(ntt_plan *, void *, const void *, const void *, size_t, size_t,
+                            cudaStream_t);
+    ntt_status (*polymul)(ntt_plan *, void *, size_t, const void *, size_t, const void *, size_t,
+                          size_t, size_t, cudaStream_t);
+    ntt_status (*prepare)(ntt_plan *);
+};
+
+template <class T, int K> constexpr Table table_of()
+{
+    return Table{Impl<T, K>::transform, Impl<T, K>::pointwise, Impl<T, K>::polymul,
+                 Impl<T, K>::prepare};
+}
+
+const Table kTables[2][4] = {
+    {table_of<uint32_t, K_NAIVE>(), table_of<uint32_t, K_BARRETT>(), table_of<uint32_t, K_MONT>(),
+     table_of<uint32_t, K_SHOUP>()},
+    {table_of<uint64_t, K_NAIVE>(), table_of<uint64_t, K_BARRETT>(), table_of<uint64_t, K_MONT>(),
+     table_of<uint64_t, K_SHOUP>()}};
+
+const Table &tab(const ntt_plan *p) { return kTables[p->width == NTT_U64][p->modmul - 1]; }
+
+// ---- plan set-up ----------------------------------------------------------------------
+
+void cuda_plan_free(ntt_plan *plan)
+{
+    CudaPlan *cp = cp_of(plan);
+    if (!cp) return;
+    for (size_t i = 0; i < cp->ndallocs; i++) cudaFree(cp->dallocs[i]);
+    free(cp->dallocs);
+    cudaFree(cp->dmods);
+    cudaFree(cp->dA);
+    cudaFree(cp->dB);
+    cudaFreeHost(cp->hA);
+    cudaFreeHost(cp->hB);
+    cudaFreeHost(cp->hC);
+    if (cp->stream) cudaStreamDestroy(cp->stream);
+    (void)cudaGetLastError();
+    free(cp);
+    plan->backend_data = nullptr;
+}
+
+template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
+{
+    HostBuf<Mod<T>> mods(plan->nmod);
+    if (!mods.p) return NTT_ENOMEM;
+    for (size_t i = 0; i < plan->nmod; i++) TRY(build_mod<T>(plan, cp, &plan->mod[i], &mods[i]));
+    CK(plan, cudaMalloc(&cp->dmods, mods.n * sizeof(Mod<T>)));
+    CK(plan, cudaMemcpy(cp->dmods, mods.p, mods.n * sizeof(Mod<T>), cudaMemcpyHostToDevice));
+    cp->npasses = plan_passes((int)plan->logn, sizeof(T), cp->passes);
+    for (int i = 0; i < cp->npasses; i++) {
+        size_t s = pass_smem<T>(cp->passes[i], i == cp->npasses - 1);
+        if (s > cp->max_smem) cp->max_smem = s;
+    }
+    return NTT_OK;
+}
+
+ntt_status cuda_plan_init_inner(ntt_plan *plan)
+{
+    CudaPlan *cp = cp_of(plan);
+    CK(plan, cudaGetDevice(&cp->device));
+    cudaDeviceProp prop;
+    CK(plan, cudaGetDeviceProperties(&prop, cp->device));
+    cp->elem = plan->width == NTT_U32 ? 4 : 8;
+    TRY(plan->width == NTT_U32 ? init_mods<uint32_t>(plan, cp) : init_mods<uint64_t>(plan, cp));
+    if (cp->max_smem > prop.sharedMemPerBlockOptin) return NTT_EUNSUPPORTED;
+    TRY(tab(plan).prepare(plan));
+    const size_t bytes = plan->batch * plan->n * cp->elem;
+    CK(plan, cudaMalloc(&cp->dA, bytes));
+    CK(plan, cudaMalloc(&cp->dB, bytes));
+    CK(plan, cudaMallocHost(&cp->hA, bytes));
+    CK(plan, cudaMallocHost(&cp->hB, bytes));
+    CK(plan, cudaMallocHost(&cp->hC, bytes));
+    CK(plan, cudaStreamCreateWithFlags(&cp->stream, cudaStreamNonBlocking));
+    return NTT_OK;
+}
+
+ntt_status cuda_plan_init(ntt_plan *plan)
+{
+    if (!cuda_supports(plan->variant, plan->modmul)) return NTT_EUNSUPPORTED;
+    if (plan->modmul == NTT_MODMUL_DEFAULT)
+        plan->modmul = plan->variant == NTT_VARIANT_FAST ? NTT_MODMUL_MONTGOMERY
+                                                         : NTT_MODMUL_BARRETT;
+    CudaPlan *cp = static_cast<CudaPlan *>(calloc(1, sizeof(CudaPlan)));
+    if (!cp) return NTT_ENOMEM;
+    cp->elem = 4;
+    plan->backend_data = cp;
+    ntt_status s = cuda_plan_init_inner(plan);
+    if (s != NTT_OK) cuda_plan_free(plan);
+    return s;
+}
+
+// ---- host-pointer calls: staged through the plan's pinned buffers ------------------
+
+// Copies count items of len elements (item stride `stride` in src, n in the
+// pinned buffer), converting from uint64_t when src64.
+void stage_in(void *dst, const void *src, bool src64, size_t elem, size_t len, size_t count,
+              size_t stride, size_t n)
+{
+    for (size_t it = 0; it < count; it++) {
+        char *d = static_cast<char *>(dst) + it * n * elem;
+        if (src64 && elem == 4) {
+            const uint64_t *s = static_cast<const uint64_t *>(src) + it * stride;
+            uint32_t *o = reinterpret_cast<uint32_t *>(d);
+            for (size_t i = 0; i < len; i++) o[i] = (uint32_t)s[i];
+        } else {
+            memcpy(d, static_cast<const char *>(src) + it * stride * elem, len * elem);
+        }
+    }
+}
+
+void stage_out(void *dst, const void *src, bool dst64, size_t elem, size_t len, size_t count,
+               size_t stride, size_t n)
+{
+    for (size_t it = 0; it < count; it++) {
+        const char *s = static_cast<const char *>(src) + it * n * elem;
+        if (dst64 && elem == 4) {
+            const uint32_t *v = reinterpret_cast<const uint32_t *>(s);
+            uint64_t *o = static_cast<uint64_t *>(dst) + it * stride;
+            for (size_t i = 0; i < len; i++) o[i] = v[i];
+        } else {
+            memcpy(static_cast<char *>(dst) + it * stride * elem, s, len * elem);
+        }
+    }
+}
+
+ntt_status h2d(ntt_plan *plan, void *d, const void *h, size_t len, size_t count)
+{
+    CudaPlan *cp = cp_of(plan);
+    const size_t pitch = plan->n * cp->elem;
+    CK(plan, cudaMemcpy2DAsync(d, pitch, h, pitch, len * cp->elem, count, cudaMemcpyHostToDevice,
+                               cp->stream));
+    return NTT_OK;
+}
+
+ntt_status d2h(ntt_plan *plan, void *h, const void *d, size_t len, size_t count)
+{
+    CudaPlan *cp = cp_of(plan);
+    const size_t pitch = plan->n * cp->elem;
+    CK(plan, cudaMemcpy2DAsync(h, pitch, d, pitch, len * cp->elem, count, cudaMemcpyDeviceToHost,
+                               cp->stream));
+    return NTT_OK;
+}
+
+ntt_status cuda_transform_host(ntt_plan *plan, void *a, size_t count, size_t stride, bool inv)
+{
+    CudaPlan *cp = cp_of(plan);
+    const size_t n = plan->n;
+    for (size_t i0 = 0; i0 < count; i0 += plan->batch) {
+        const size_t ni = count - i0 < plan->batch ? count - i0 : plan->batch;
+        char *src = static_cast<char *>(a) + i0 * stride * cp->elem;
+        stage_in(cp->hA, src, false, cp->elem, n, ni, stride, n);
+        TRY(h2d(plan, cp->dA, cp->hA, n, ni));
+        TRY(tab(plan).transform(plan, cp->dA, ni, n, cp->stream, inv));
+        TRY(d2h(plan, cp->hA, cp->dA, n, ni));
+        CK(plan, cudaStreamSynchronize(cp->stream));
+        stage_out(src, cp->hA, false, cp->elem, n, ni, stride, n);
+    }
+    return NTT_OK;
+}
+
+ntt_status cuda_forward(ntt_plan *plan, void *a, size_t count, size_t stride)
+{
+    return cuda_transform_host(plan, a, count, stride, false);
+}
+
+ntt_status cuda_inverse(ntt_plan *plan, void *a, size_t count, size_t stride)
+{
+    return cuda_transform_host(plan, a, count, stride, true);
+}
+
+ntt_status cuda_pointwise(ntt_plan *plan, void *c, const void *a, const void *b, size_t count,
+                          size_t stride)
+{
+    CudaPlan *cp = cp_of(plan);
+    const size_t n = plan->n;
+    for (size_t i0 = 0; i0 < count; i0 += plan->batch) {
+        const size_t ni = count - i0 < plan->batch ? count - i0 : plan->batch;
+        const size_t off = i0 * stride * cp->elem;
+        stage_in(cp->hA, static_cast<const char *>(a) + off, false, cp->elem, n, ni, stride, n);
+        stage_in(cp->hB, static_cast<const char *>(b) + off, false, cp->elem, n, ni, stride, n);
+        TRY(h2d(plan, cp->dA, cp->hA, n, ni));
+        TRY(h2d(plan, cp->dB, cp->hB, n, ni));
+        TRY(tab(plan).pointwise(plan, cp->dA, cp->dA, cp->dB, ni, n, cp->stream));
+        TRY(d2h(plan, cp->hC, cp->dA, n, ni));
+        CK(plan, cudaStreamSynchronize(cp->stream));
+        stage_out(static_cast<char *>(c) + off, cp->hC, false, cp->elem, n, ni, stride, n);
+    }
+    return NTT_OK;
+}
+
+ntt_status cuda_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
+                        const void *b, size_t lb, size_t count, size_t stride, bool io64)
+{
+    CudaPlan *cp = cp_of(plan);
+    const size_t n = plan->n, ue = io64 ? 8 : cp->elem;
+    for (size_t i0 = 0; i0 < count; i0 += plan->batch) {
+        const size_t ni = count - i0 < plan->batch ? count - i0 : plan->batch;
+        const size_t off = i0 * stride * ue;
+        stage_in(cp->hA, static_cast<const char *>(a) + off, io64, cp->elem, la, ni, stride, n);
+        stage_in(cp->hB, static_cast<const char *>(b) + off, io64, cp->elem, lb, ni, stride, n);
+        TRY(h2d(plan, cp->dA, cp->hA, la, ni));
+        TRY(h2d(plan, cp->dB, cp->hB, lb, ni));
+        // The product reads its operands before writing c (= dA) and may
+        // use dA, dB as its own scratch: operands and scratch coincide here.
+        TRY(tab(plan).polymul(plan, cp->dA, lc, cp->dA, la, cp->dB, lb, ni, n, cp->stream));
+        TRY(d2h(plan, cp->hC, cp->dA, lc, ni));
+        CK(plan, cudaStreamSynchronize(cp->stream));
+        stage_out(static_cast<char *>(c) + off, cp->hC, io64, cp->elem, lc, ni, stride, n);
+    }
+    return NTT_OK;
+}
+
+// ---- device-pointer entry points ------------------------------------------------------
+
+ntt_status dev_transform(ntt_plan *plan, void *d, size_t count, size_t stride, void *stream,
+                         bool inv)
+{
+    return tab(plan).transform(plan, d, count, stride, static_cast<cudaStream_t>(stream), inv);
+}
+
+ntt_status dev_pointwise(ntt_plan *plan, void *c, const void *a, const void *b, size_t count,
+                         size_t stride, void *stream)
+{
+    return tab(plan).pointwise(plan, c, a, b, count, stride, static_cast<cudaStream_t>(stream));
+}
+
+ntt_status dev_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_t la, const void *b,
+                       size_t lb, size_t count, size_t stride, void *stream)
+{
+    return tab(plan).polymul(plan, c, lc, a, la, b, lb, count, stride,
+                             static_cast<cudaStream_t>(stream));
+}
+
+int dev_last_error(const ntt_plan *plan)
+{
+    return plan->backend_data ? cp_of(plan)->last_error : 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+const ntt_backend_ops ntt_cuda_ops = {
+    "cuda",
+    NTT_BACKEND_CUDA,
+    cuda_available,
+    cuda_supports,
+    cuda_plan_init,
+    cuda_plan_free,
+    cuda_forward,
+    cuda_inverse,
+    cuda_pointwise,
+    cuda_polymul,
+    dev_transform,
+    dev_pointwise,
+    dev_polymul,
+    dev_last_error,
+};
+
+ntt_status ntt_cuda_get_info_impl(ntt_cuda_info *info)
+{
+    if (!cuda_available()) return NTT_EUNSUPPORTED;
+    memset(info, 0, sizeof *info);
+    int dev = 0;
+    cudaDeviceProp prop;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return NTT_EBACKEND;
+    }
+    // prop.name may be longer than ours: truncation is fine.
+    memcpy(info->name, prop.name, sizeof info->name - 1);
+    info->name[sizeof info->name - 1] = '\0';
+    info->device = dev;
+    info->cc_major = prop.major;
+    info->cc_minor = prop.minor;
+    info->sm_count = prop.multiProcessorCount;
+    info->l2_bytes = (size_t)prop.l2CacheSize;
+    info->global_mem_bytes = prop.totalGlobalMem;
+    info->smem_per_block_optin = prop.sharedMemPerBlockOptin;
+    int v = 0;
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, dev) == cudaSuccess) info->clock_khz = v;
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, dev) == cudaSuccess)
+        info->mem_clock_khz = v;
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrGlobalMemoryBusWidth, dev) == cudaSuccess)
+        info->mem_bus_bits = v;
+    cudaDriverGetVersion(&info->driver_version);
+    cudaRuntimeGetVersion(&info->runtime_version);
+    (void)cudaGetLastError();
+    return NTT_OK;
+}
+
+}  // extern "C"

@@ -1,0 +1,168 @@
+// Device arithmetic and the per-modulus constants shared by the CUDA kernels.
+// Ranges follow the CPU code (src/core/arith.h): u32 needs p < 2^30, u64
+// p < 2^62, so that 4p fits in an element.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cuda_runtime.h>
+
+namespace nttc {
+
+typedef unsigned __int128 u128;
+
+// Modular multiplication kinds, numbered as ntt_modmul.
+enum { K_NAIVE = 1, K_BARRETT = 2, K_MONT = 3, K_SHOUP = 4 };
+
+// A twiddle and its kind-specific companion: nothing (naive, Barrett), the
+// Shoup quotient floor(w 2^k / p), or for Montgomery the value in
+// Montgomery form wR mod p with x = (wR) p^-1 mod 2^k.
+template <class T> struct Tw {
+    T w, x;
+};
+
+// The constants the arithmetic needs, small enough for registers.
+template <class T> struct Ar {
+    T p, p2;
+    T pinv;       // p^-1 mod 2^k (signed Montgomery: t = hi(ab) - hi(lo(ab) pinv p))
+    uint64_t mu;  // Barrett: u32 floor(2^64 / p); u64 floor(2^(2k) / p)
+    unsigned k;   // bit length of p
+};
+
+// Everything a kernel needs about one modulus; lives in device memory, one
+// per plan modulus.
+template <class T> struct Mod {
+    Ar<T> a;
+    T one_m;      // R mod p, Montgomery form of 1
+    // 1/n scaling folded into the last inverse level: s for x+y, s1 = s winv[1]
+    // for (x-y); the _mul pair also undoes the pointwise product's factor F.
+    Tw<T> s_inv, s1_inv, s_mul, s1_mul, fix;
+    // On-the-fly twiddles (Montgomery kind): r^j R for j < 2^A in rlo, and
+    // r^(j 2^A) R in rhi; any r^t, t < N/2, is one Montgomery product.
+    const T *rlo, *rhi;
+    unsigned A;
+    uint64_t e0, nfull;  // E(1) and the order N of r (n or 2n)
+    // Tree-order tables (other kinds): values and companions.
+    const T *fw, *fwx, *iw, *iwx;
+    // The reports' kernels: stage tables in DIT order, offset m/2 - 1 for
+    // stage m (values and companions), and roots for power-computed ones.
+    const T *lfw, *lfwx, *liw, *liwx;
+    T omega, omega_inv;           // root of order n and its inverse, plain
+    T omega_m, omega_inv_m;       // ... in Montgomery form
+    T psi_m, psi_inv_m;           // negacyclic twist root (order 2n), Montgomery form
+    Tw<T> ninv_m;                 // 1/n as a Montgomery-kind twiddle
+};
+
+// ---- primitives ------------------------------------------------------------
+
+__device__ __forceinline__ uint32_t mulhi(uint32_t a, uint32_t b) { return __umulhi(a, b); }
+__device__ __forceinline__ uint64_t mulhi(uint64_t a, uint64_t b) { return __umul64hi(a, b); }
+
+// x in [0, 2m) -> [0, m): when x < m, x - m wraps above x and min keeps x.
+template <class T> __device__ __forceinline__ T csub(T x, T m) { return min(x, x - m); }
+
+// ---- multiplication by a fixed twiddle ---------------------------------------
+// y in [0, 4p) (any y < 2^k for Shoup and Montgomery); result y w mod p in
+// [0, 2p).
+template <int K, class T>
+__device__ __forceinline__ T mulw(T y, Tw<T> W, const Ar<T> &M)
+{
+    if (K == K_SHOUP) {
+        T q = mulhi(y, W.x);
+        return y * W.w - q * M.p;
+    } else if (K == K_MONT) {
+        // REDC of y (wR): hi(y wR) - hi(m p) with m = lo(y wR) p^-1, exact in
+        // (-p, p); adding p keeps it unsigned.
+        T m = y * W.x;
+        return mulhi(y, W.w) - mulhi(m, M.p) + M.p;
+    } else if (K == K_BARRETT) {
+        if (sizeof(T) == 4) {
+            uint64_t x = (uint64_t)y * W.w;
+            uint64_t q = __umul64hi(x, M.mu);
+            return (T)(x - q * M.p);
+        } else {
+            T r = csub(csub(y, M.p2), M.p);  // x < p^2 below
+            u128 x = (u128)r * W.w;
+            uint64_t x1 = (uint64_t)(x >> (M.k - 1));
+            uint64_t q = (uint64_t)(((u128)x1 * M.mu) >> (M.k + 1));
+            return csub((T)((uint64_t)x - q * (uint64_t)M.p), M.p2);
+        }
+    } else {
+        if (sizeof(T) == 4)
+            return (T)(((uint64_t)y * W.w) % M.p);
+        else
+            return (T)(((u128)y * W.w) % M.p);
+    }
+}
+
+// ---- product of two variables -------------------------------------------------
+// a, b in [0, 4p); returns a b F mod p in [0, 2p), F = 1 (naive, Barrett) or
+// R^-1 (Montgomery, Shoup).
+template <int K, class T>
+__device__ __forceinline__ T mul2(T a, T b, const Ar<T> &M)
+{
+    if (K == K_MONT || K == K_SHOUP) {
+        T ra = csub(csub(a, M.p2), M.p);  // a b < p 4p, so hi(a b) < p
+        T lo = ra * b;
+        return mulhi(ra, b) - mulhi(lo * M.pinv, M.p) + M.p;
+    } else if (K == K_BARRETT) {
+        if (sizeof(T) == 4) {
+            uint64_t x = (uint64_t)a * b;  // < 16 p^2 < 2^64
+            uint64_t q = __umul64hi(x, M.mu);
+            return (T)(x - q * M.p);
+        } else {
+            Tw<T> W = {csub(csub(b, M.p2), M.p), 0};
+            return mulw<K_BARRETT, T>(a, W, M);
+        }
+    } else {
+        if (sizeof(T) == 4)
+            return (T)(((uint64_t)a * b) % M.p);
+        else
+            return (T)(((u128)a * b) % M.p);
+    }
+}
+
+// Montgomery product of two Montgomery-form values, fully reduced: the
+// building block of on-the-fly twiddles.
+template <class T> __device__ __forceinline__ T mont_canon(T a, T b, const Ar<T> &M)
+{
+    T lo = a * b;
+    T t = mulhi(a, b) - mulhi(lo * M.pinv, M.p);  // (-p, p)
+    return t >= M.p ? t + M.p : t;                // wrapped negative -> add p
+}
+
+// r^t R mod p for t < N/2, from the two small tables.
+template <class T> __device__ __forceinline__ T pow_m(uint64_t t, const Mod<T> &M)
+{
+    const uint64_t mask = ((uint64_t)1 << M.A) - 1;
+    T lo = M.rlo[t & mask];
+    if ((t >> M.A) == 0) return lo;
+    return mont_canon(M.rhi[t >> M.A], lo, M.a);
+}
+
+// Exponent of tree node m + k (m = 2^d): (E(1) + N brv_d(k)) / 2m.
+__device__ __forceinline__ uint64_t node_exp(unsigned d, uint32_t k, uint64_t e0, uint64_t nfull)
+{
+    uint64_t brv = d ? (uint64_t)(__brev(k) >> (32 - d)) : 0;
+    return (e0 + nfull * brv) >> (d + 1);
+}
+
+// The twiddle of tree node (2^d + k), forward or inverse, for kind K.
+template <int K, class T>
+__device__ __forceinline__ Tw<T> node_tw(unsigned d, uint32_t k, bool inv, const Mod<T> &M)
+{
+    if (K == K_MONT) {
+        uint64_t t = node_exp(d, k, M.e0, M.nfull);
+        T w;
+        if (!inv)
+            w = pow_m<T>(t, M);
+        else  // r^-t = -r^(N/2 - t)
+            w = t == 0 ? M.one_m : M.a.p - pow_m<T>(M.nfull / 2 - t, M);
+        return Tw<T>{w, w * M.a.pinv};
+    } else {
+        size_t i = ((size_t)1 << d) + k;
+        return inv ? Tw<T>{M.iw[i], M.iwx[i]} : Tw<T>{M.fw[i], M.fwx[i]};
+    }
+}
+
+}  // namespace nttc
