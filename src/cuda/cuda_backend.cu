@@ -300,12 +300,14 @@ ntt_status launch_pass(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t item
     for (size_t i0 = 0; i0 < items; i0 += kMaxGridY) {
         const size_t ni = items - i0 < kMaxGridY ? items - i0 : kMaxGridY;
         PassArgs<T> b = a;
+        b.g = g;
         for (int z = 0; z < 2; z++) {
             if (b.in[z]) b.in[z] += i0 * a.in_stride;
             if (b.out[z]) b.out[z] += i0 * a.out_stride;
         }
         b.item0 = a.item0 + (int)(i0 % (size_t)a.nmod);
-        k_pass<T, K, INV><<<dim3((unsigned)gx, (unsigned)ni, nz), block, smem, st>>>(b);
+        void (*kern)(PassArgs<T>) = k_pass<T, K, INV>;
+        NTT_LAUNCH_BLOCK(kern, dim3((unsigned)gx, (unsigned)ni, nz), block, smem, st, b);
         CK(plan, cudaGetLastError());
     }
     return NTT_OK;
@@ -320,12 +322,14 @@ ntt_status launch_bottom(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t it
     for (size_t i0 = 0; i0 < items; i0 += kMaxGridY) {
         const size_t ni = items - i0 < kMaxGridY ? items - i0 : kMaxGridY;
         PassArgs<T> b = a;
+        b.g = g;
         for (int z = 0; z < 2; z++) {
             if (b.in[z]) b.in[z] += i0 * a.in_stride;
             if (b.out[z]) b.out[z] += i0 * a.out_stride;
         }
         b.item0 = a.item0 + (int)(i0 % (size_t)a.nmod);
-        k_polymul_bottom<T, K><<<dim3((unsigned)gx, (unsigned)ni, 1), block, smem, st>>>(b);
+        void (*kern)(PassArgs<T>) = k_polymul_bottom<T, K>;
+        NTT_LAUNCH_BLOCK(kern, dim3((unsigned)gx, (unsigned)ni, 1), block, smem, st, b);
         CK(plan, cudaGetLastError());
     }
     return NTT_OK;
@@ -342,8 +346,9 @@ ntt_status launch_bitrev(ntt_plan *plan, T *a, size_t count, size_t stride, cuda
 {
     for (size_t i0 = 0; i0 < count; i0 += kMaxGridY) {
         const size_t ni = count - i0 < kMaxGridY ? count - i0 : kMaxGridY;
-        k_bitrev<T><<<grid1d(plan->n, ni, 256), 256, 0, st>>>(a + i0 * stride, (int)plan->logn,
-                                                              stride);
+        void (*kern)(T *, int, size_t) = k_bitrev<T>;
+        NTT_LAUNCH_THREADS(kern, grid1d(plan->n, ni, 256), 256, 0, st, a + i0 * stride,
+                           (int)plan->logn, stride);
         CK(plan, cudaGetLastError());
     }
     return NTT_OK;
@@ -446,9 +451,11 @@ ntt_status launch_pointwise(ntt_plan *plan, T *c, const T *a, const T *b, size_t
     for (size_t i0 = 0; i0 < count; i0 += kMaxGridY) {
         const size_t ni = count - i0 < kMaxGridY ? count - i0 : kMaxGridY;
         const size_t o = i0 * stride;
-        k_pointwise<T, K><<<grid1d(plan->n, ni, 256), 256, 0, st>>>(
-            c + o, a + o, b + o, plan->n, stride, dmods<T>(plan), (int)plan->nmod,
-            (int)(i0 % plan->nmod));
+        void (*kern)(T *, const T *, const T *, size_t, size_t, const Mod<T> *, int, int) =
+            k_pointwise<T, K>;
+        NTT_LAUNCH_THREADS(kern, grid1d(plan->n, ni, 256), 256, 0, st, c + o, a + o, b + o,
+                           plan->n, stride, dmods<T>(plan), (int)plan->nmod,
+                           (int)(i0 % plan->nmod));
         CK(plan, cudaGetLastError());
     }
     return NTT_OK;
@@ -463,6 +470,10 @@ ntt_status ladder_dit(ntt_plan *plan, T *d, size_t count, size_t stride, cudaStr
     const int blk = plan->cuda_block;
     const bool sync = plan->variant == NTT_VARIANT_BASELINE || plan->variant == NTT_VARIANT_GPU_TABLE;
     size_t m0 = 2;
+    typedef void (*stage_fn)(T *, size_t, size_t, size_t, const Mod<T> *, int, int, bool);
+    stage_fn shared_k = k_lshared<T, K>, tab_k = k_lstage_tab<T, K>, pow_k = tab_k;
+    if constexpr (K != K_SHOUP) pow_k = k_lstage_pow<T, K>;
+    stage_fn stage_k = plan->variant == NTT_VARIANT_BASELINE ? pow_k : tab_k;
     for (size_t i0 = 0; i0 < count; i0 += kMaxGridY) {
         const size_t ni = count - i0 < kMaxGridY ? count - i0 : kMaxGridY;
         T *v = d + i0 * stride;
@@ -470,24 +481,15 @@ ntt_status ladder_dit(ntt_plan *plan, T *d, size_t count, size_t stride, cudaStr
         if (plan->variant == NTT_VARIANT_GPU_SHARED) {
             const size_t chunk = 2 * (size_t)blk;
             const size_t gx = (n + chunk - 1) / chunk;
-            k_lshared<T, K><<<dim3((unsigned)gx, (unsigned)ni), blk, chunk * sizeof(T), st>>>(
-                v, n, chunk, stride, dmods<T>(plan), (int)plan->nmod, item0, inv);
+            NTT_LAUNCH_BLOCK(shared_k, dim3((unsigned)gx, (unsigned)ni), blk, chunk * sizeof(T), st,
+                             v, n, chunk, stride, dmods<T>(plan), (int)plan->nmod, item0, inv);
             CK(plan, cudaGetLastError());
             m0 = chunk * 2;
         }
         for (size_t m = m0; m <= n; m <<= 1) {
             const dim3 grid((unsigned)((n / 2 + blk - 1) / blk), (unsigned)ni);
-            if constexpr (K != K_SHOUP) {
-                if (plan->variant == NTT_VARIANT_BASELINE)
-                    k_lstage_pow<T, K><<<grid, blk, 0, st>>>(v, n, m, stride, dmods<T>(plan),
-                                                             (int)plan->nmod, item0, inv);
-                else
-                    k_lstage_tab<T, K><<<grid, blk, 0, st>>>(v, n, m, stride, dmods<T>(plan),
-                                                             (int)plan->nmod, item0, inv);
-            } else {
-                k_lstage_tab<T, K><<<grid, blk, 0, st>>>(v, n, m, stride, dmods<T>(plan),
-                                                         (int)plan->nmod, item0, inv);
-            }
+            NTT_LAUNCH_THREADS(stage_k, grid, blk, 0, st, v, n, m, stride, dmods<T>(plan),
+                               (int)plan->nmod, item0, inv);
             CK(plan, cudaGetLastError());
             // The first report synchronized after every stage.
             if (sync) CK(plan, cudaStreamSynchronize(st));
@@ -501,9 +503,9 @@ ntt_status ladder_twist(ntt_plan *plan, T *d, size_t count, size_t stride, cudaS
 {
     for (size_t i0 = 0; i0 < count; i0 += kMaxGridY) {
         const size_t ni = count - i0 < kMaxGridY ? count - i0 : kMaxGridY;
-        k_ltwist<T><<<grid1d(plan->n, ni, 256), 256, 0, st>>>(
-            d + i0 * stride, plan->n, stride, dmods<T>(plan), (int)plan->nmod,
-            (int)(i0 % plan->nmod), mode);
+        void (*kern)(T *, size_t, size_t, const Mod<T> *, int, int, int) = k_ltwist<T>;
+        NTT_LAUNCH_THREADS(kern, grid1d(plan->n, ni, 256), 256, 0, st, d + i0 * stride, plan->n,
+                           stride, dmods<T>(plan), (int)plan->nmod, (int)(i0 % plan->nmod), mode);
         CK(plan, cudaGetLastError());
     }
     return NTT_OK;
@@ -541,9 +543,10 @@ ntt_status ladder_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la
     const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
     for (size_t i0 = 0; i0 < count; i0 += plan->batch) {
         const size_t ni = count - i0 < plan->batch ? count - i0 : plan->batch;
-        k_pad<T><<<grid1d(n, ni, 256), 256, 0, st>>>(A, a + i0 * stride, n, la, n, stride);
+        void (*pad)(T *, const T *, size_t, size_t, size_t, size_t) = k_pad<T>;
+        NTT_LAUNCH_THREADS(pad, grid1d(n, ni, 256), 256, 0, st, A, a + i0 * stride, n, la, n, stride);
         CK(plan, cudaGetLastError());
-        k_pad<T><<<grid1d(n, ni, 256), 256, 0, st>>>(B, b + i0 * stride, n, lb, n, stride);
+        NTT_LAUNCH_THREADS(pad, grid1d(n, ni, 256), 256, 0, st, B, b + i0 * stride, n, lb, n, stride);
         CK(plan, cudaGetLastError());
         // The reports' order: natural-order spectra, a permutation before each DIT.
         T *ops[2] = {A, B};

@@ -7,6 +7,16 @@
 #include <cstdint>
 #include <cuda_runtime.h>
 
+// Kernel launches and dynamic shared memory go through these macros so that
+// tests/cuda_emu can run the same code on a CPU (it defines them first).
+#ifndef NTT_LAUNCH_BLOCK
+// Kernels that stride over their work by blockDim.x and meet at barriers.
+#define NTT_LAUNCH_BLOCK(k, g, b, s, st, ...) k<<<(g), (b), (s), (st)>>>(__VA_ARGS__)
+// Kernels with one thread per item and no barriers.
+#define NTT_LAUNCH_THREADS(k, g, b, s, st, ...) k<<<(g), (b), (s), (st)>>>(__VA_ARGS__)
+#define NTT_DYN_SMEM(name) extern __shared__ __align__(16) unsigned char name[]
+#endif
+
 namespace nttc {
 
 typedef unsigned __int128 u128;

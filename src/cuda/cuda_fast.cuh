@@ -228,7 +228,7 @@ template <class T> __device__ __forceinline__ T *align_up(unsigned char *p, size
 // groups, y batch items, z operands.
 template <class T, int K, bool INV> __global__ void __launch_bounds__(256) k_pass(PassArgs<T> a)
 {
-    extern __shared__ __align__(16) unsigned char smem[];
+    NTT_DYN_SMEM(smem);
     const TileShape<T> S(a.g);
     const int z = blockIdx.z;
     const size_t item = blockIdx.y;
@@ -237,14 +237,17 @@ template <class T, int K, bool INV> __global__ void __launch_bounds__(256) k_pas
     T *tile = reinterpret_cast<T *>(smem);
     Tw<T> *tw = align_up<Tw<T>>(smem, tile_bytes<T>(a.g));
     const size_t gc0 = (size_t)blockIdx.x << S.logC;
-    load_tile(tile, S, a.in[z] + item * a.in_stride, a.in_len[z], gc0);
+    // Selected, not indexed: a run-time index would put the arguments in local memory.
+    const T *in = z ? a.in[1] : a.in[0];
+    T *out = z ? a.out[1] : a.out[0];
+    load_tile(tile, S, in + item * a.in_stride, z ? a.in_len[1] : a.in_len[0], gc0);
     load_twiddles<K, T>(tw, S, gc0, INV, Mg);
     __syncthreads();
     const bool scale = INV && S.d0 == 0 && (a.flags & (F_SCALE_INV | F_SCALE_MUL));
     const Tw<T> sc = (a.flags & F_SCALE_MUL) ? Mg.s_mul : Mg.s_inv;
     const Tw<T> sc1 = (a.flags & F_SCALE_MUL) ? Mg.s1_mul : Mg.s1_inv;
     run_rounds<K, T, INV>(tile, tw, S, M, scale, sc, sc1);
-    store_tile(tile, S, a.out[z] + item * a.out_stride, a.out_len, gc0, a.flags, INV, M);
+    store_tile(tile, S, out + item * a.out_stride, a.out_len, gc0, a.flags, INV, M);
 }
 
 // The bottom pass of a product: forward last levels of both operands,
@@ -253,7 +256,7 @@ template <class T, int K, bool INV> __global__ void __launch_bounds__(256) k_pas
 template <class T, int K>
 __global__ void __launch_bounds__(256) k_polymul_bottom(PassArgs<T> a)
 {
-    extern __shared__ __align__(16) unsigned char smem[];
+    NTT_DYN_SMEM(smem);
     const TileShape<T> S(a.g);
     const size_t item = blockIdx.y;
     const Mod<T> &Mg = a.mods[(a.item0 + item) % a.nmod];

@@ -69,30 +69,30 @@ __global__ void k_lstage_tab(T *a, size_t n, size_t m, size_t stride, const Mod<
     v[k + j + half] = csub(u - t + M.p, M.p);
 }
 
-// Every stage m <= 2 blockDim.x in one launch: a block owns 2 blockDim.x
-// consecutive elements in shared memory (the reports' hybrid).
+// Every stage m <= chunk in one launch: a block owns `chunk` consecutive
+// elements in shared memory (the reports' hybrid; chunk = 2 blockDim.x).
 template <class T, int K>
-__global__ void k_lshared(T *a, size_t n, size_t mmax, size_t stride, const Mod<T> *mods,
+__global__ void k_lshared(T *a, size_t n, size_t chunk, size_t stride, const Mod<T> *mods,
                           int nmod, int item0, bool inv)
 {
-    extern __shared__ __align__(16) unsigned char smem[];
+    NTT_DYN_SMEM(smem);
     T *s = reinterpret_cast<T *>(smem);
     const Mod<T> &Mg = mods[(item0 + blockIdx.y) % nmod];
     const Ar<T> M = Mg.a;
-    const size_t chunk = 2 * (size_t)blockDim.x, base = (size_t)blockIdx.x * chunk;
+    const size_t base = (size_t)blockIdx.x * chunk;
     T *v = a + (size_t)blockIdx.y * stride + base;
     const size_t len = n - base < chunk ? n - base : chunk;
     for (size_t i = threadIdx.x; i < len; i += blockDim.x) s[i] = v[i];
     __syncthreads();
     const T *tw = inv ? Mg.liw : Mg.lfw, *twx = inv ? Mg.liwx : Mg.lfwx;
-    for (size_t m = 2; m <= mmax && m <= len; m <<= 1) {
-        const size_t half = m / 2, tid = threadIdx.x;
-        if (tid < len / 2) {
-            const size_t j = tid % half, k = (tid / half) * m;
+    for (size_t m = 2; m <= len; m <<= 1) {
+        const size_t half = m / 2;
+        for (size_t t = threadIdx.x; t < len / 2; t += blockDim.x) {
+            const size_t j = t % half, k = (t / half) * m;
             const Tw<T> w = {tw[half - 1 + j], twx[half - 1 + j]};
-            T u = s[k + j], t = lmul<K, T>(s[k + j + half], w, M);
-            s[k + j] = csub(u + t, M.p);
-            s[k + j + half] = csub(u - t + M.p, M.p);
+            T u = s[k + j], x = lmul<K, T>(s[k + j + half], w, M);
+            s[k + j] = csub(u + x, M.p);
+            s[k + j + half] = csub(u - x + M.p, M.p);
         }
         __syncthreads();
     }

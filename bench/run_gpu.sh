@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Everything the GPU machine is asked to do, in one call (device time is
+# scarce): build, then the stages named on the command line, each writing
+# its logs and JSON under $OUT (default: ./gpu-out).
+#
+#   bash bench/run_gpu.sh env test sanitize bench modmul cpu-scaling
+#
+# Stages:
+#   env          machine, driver, toolkit, clocks
+#   test         tests/test_cuda (every size 2^1..2^24, bit-exact vs scalar)
+#   sanitize     compute-sanitizer memcheck and racecheck on test_cuda (small sizes)
+#   bench        ntt bench --gpu --json
+#   modmul       the modular multiplication chain-16 table with SASS counts
+#   cpu-scaling  the CPU thread-scaling run on the machine's cores
+# GMP headers: when the machine has none, Debian's libgmp-dev .deb files in
+# .device/ (carried, not committed) are unpacked into a private prefix.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+build=build-gpu
+jobs=$(nproc)
+
+gmp_args=()
+if [ ! -e /usr/include/gmp.h ] && [ ! -e /usr/include/x86_64-linux-gnu/gmp.h ]; then
+  if ls .device/libgmp*.deb >/dev/null 2>&1; then
+    mkdir -p /tmp/gmp
+    for f in .device/libgmp*.deb; do dpkg -x "$f" /tmp/gmp; done
+    gmp_args=(-DGMP_INCLUDE_DIR=/tmp/gmp/usr/include/x86_64-linux-gnu
+              -DGMP_LIBRARY=/tmp/gmp/usr/lib/x86_64-linux-gnu/libgmp.so)
+    export LD_LIBRARY_PATH=/tmp/gmp/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+  fi
+fi
+
+step() { echo "=== $* ($(date -u +%H:%M:%S))"; }
+
+step build
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${gmp_args[@]}" >"$OUT/cmake.log" 2>&1 ||
+  { tail -30 "$OUT/cmake.log"; exit 1; }
+cmake --build "$build" -j "$jobs" >"$OUT/build.log" 2>&1 || { grep -E "error" -A3 "$OUT/build.log" | head -60; exit 1; }
+
+for stage in "$@"; do
+  case $stage in
+  env)
+    step env
+    { uname -a; cat /etc/os-release | head -2; nvidia-smi; nvcc --version | tail -2;
+      nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,clocks.max.sm,power.draw,temperature.gpu --format=csv;
+      nproc; free -g | head -2; } >"$OUT/env.txt" 2>&1
+    head -30 "$OUT/env.txt"
+    ;;
+  test)
+    step test_cuda
+    timeout "${TEST_TIMEOUT:-400}" "$build/tests/test_cuda" 2>&1 | tee "$OUT/test_cuda.log" | tail -12
+    echo "test_cuda exit ${PIPESTATUS[0]}"
+    ;;
+  sanitize)
+    step compute-sanitizer
+    for tool in memcheck racecheck; do
+      NTT_TEST_MAX_LOG=${SAN_MAX_LOG:-12} timeout "${SAN_TIMEOUT:-150}" compute-sanitizer \
+        --tool $tool --error-exitcode 99 "$build/tests/test_cuda" >"$OUT/sanitize-$tool.log" 2>&1
+      echo "$tool exit $?"; tail -4 "$OUT/sanitize-$tool.log"
+    done
+    ;;
+  bench)
+    step ntt bench --gpu
+    "$build/ntt" bench --gpu --json "$OUT/gpu-bench.json" >"$OUT/gpu-bench.txt" 2>&1
+    echo "bench exit $?"; tail -60 "$OUT/gpu-bench.txt"
+    ;;
+  modmul)
+    step modmul chain-16
+    "$build/ntt" bench --gpu-modmul --json "$OUT/gpu-modmul.json" >"$OUT/gpu-modmul.txt" 2>&1
+    echo "modmul exit $?"
+    if command -v cuobjdump >/dev/null; then
+      cuobjdump -sass "$build/ntt" >"$OUT/sass-ntt.txt" 2>&1
+      python3 bench/sass_counts.py "$OUT/sass-ntt.txt" "$OUT/gpu-modmul.json" >>"$OUT/gpu-modmul.txt" 2>&1
+    fi
+    tail -30 "$OUT/gpu-modmul.txt"
+    ;;
+  cpu-scaling)
+    step cpu scaling
+    "$build/ntt" bench --ladder --threads "1,2,4,8,16" --json "$OUT/cpu-scaling.json" \
+      >"$OUT/cpu-scaling.txt" 2>&1
+    echo "cpu-scaling exit $?"; tail -30 "$OUT/cpu-scaling.txt"
+    ;;
+  *)
+    echo "unknown stage $stage"
+    ;;
+  esac
+done

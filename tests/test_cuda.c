@@ -1,0 +1,378 @@
+/* The CUDA backend against the scalar one, bit for bit: every power of two
+   2^1 .. 2^24 (NTT_TEST_MAX_LOG lowers the top, for compute-sanitizer runs),
+   both widths, cyclic and negacyclic, natural and bit-reversed spectra,
+   every modmul kind of the fast path and every ladder kernel, batches and
+   RNS plans, the host-pointer and the device-pointer calls, ntt_polymul_mod
+   on the GPU (CRT included); and the errors: bad sizes, device memory
+   exhausted, wrong plans.  Exits 77 without a usable GPU. */
+#include "test_common.h"
+
+#include <cuda_runtime_api.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    ntt_variant v;
+    ntt_modmul m;
+} config;
+
+static const config CONFIGS[] = {
+    {NTT_VARIANT_FAST, NTT_MODMUL_DEFAULT},      {NTT_VARIANT_FAST, NTT_MODMUL_NAIVE},
+    {NTT_VARIANT_FAST, NTT_MODMUL_BARRETT},      {NTT_VARIANT_FAST, NTT_MODMUL_MONTGOMERY},
+    {NTT_VARIANT_FAST, NTT_MODMUL_SHOUP},        {NTT_VARIANT_BASELINE, NTT_MODMUL_NAIVE},
+    {NTT_VARIANT_BASELINE, NTT_MODMUL_BARRETT},  {NTT_VARIANT_BASELINE, NTT_MODMUL_MONTGOMERY},
+    {NTT_VARIANT_GPU_TABLE, NTT_MODMUL_NAIVE},   {NTT_VARIANT_GPU_TABLE, NTT_MODMUL_MONTGOMERY},
+    {NTT_VARIANT_GPU_ASYNC, NTT_MODMUL_BARRETT}, {NTT_VARIANT_GPU_ASYNC, NTT_MODMUL_SHOUP},
+    {NTT_VARIANT_GPU_SHARED, NTT_MODMUL_NAIVE},  {NTT_VARIANT_GPU_SHARED, NTT_MODMUL_BARRETT},
+    {NTT_VARIANT_GPU_SHARED, NTT_MODMUL_MONTGOMERY}, {NTT_VARIANT_GPU_SHARED, NTT_MODMUL_SHOUP},
+};
+#define NCONFIGS (sizeof CONFIGS / sizeof CONFIGS[0])
+
+static int max_log = 24;
+
+/* Primes with 2^25 | p-1 (u32) and 2^32 | p-1 (u64): every size and both
+   flags up to 2^24. */
+static const uint64_t P32 = 469762049, P64 = 4611685941117976577ull;
+
+static size_t esz(ntt_width w) { return w == NTT_U32 ? 4 : 8; }
+
+static void fill(void *a, size_t n, ntt_width w, uint64_t p)
+{
+    if (w == NTT_U32)
+        rnd_fill32(a, n, (uint32_t)p);
+    else
+        rnd_fill64(a, n, p);
+}
+
+static bool same(const void *e, const void *g, size_t n, ntt_width w, const char *ctx)
+{
+    return w == NTT_U32 ? CHECK_ARR32(e, g, n, "%s", ctx) : CHECK_ARR64(e, g, n, "%s", ctx);
+}
+
+typedef ntt_status (*xform_fn)(ntt_plan *, void *);
+static ntt_status fwd(ntt_plan *p, void *a)
+{
+    return ntt_plan_width(p) == NTT_U32 ? ntt_forward_u32(p, a) : ntt_forward_u64(p, a);
+}
+static ntt_status inv(ntt_plan *p, void *a)
+{
+    return ntt_plan_width(p) == NTT_U32 ? ntt_inverse_u32(p, a) : ntt_inverse_u64(p, a);
+}
+static ntt_status pmul(ntt_plan *p, void *c, const void *a, const void *b)
+{
+    return ntt_plan_width(p) == NTT_U32 ? ntt_polymul_u32(p, c, a, b) : ntt_polymul_u64(p, c, a, b);
+}
+static ntt_status lmul(ntt_plan *p, void *c, const void *a, size_t la, const void *b, size_t lb)
+{
+    return ntt_plan_width(p) == NTT_U32 ? ntt_polymul_linear_u32(p, c, a, la, b, lb)
+                                        : ntt_polymul_linear_u64(p, c, a, la, b, lb);
+}
+
+static bool cuda_ok(cudaError_t e, const char *what)
+{
+    CHECK(e == cudaSuccess, "%s: %s", what, cudaGetErrorString(e));
+    return e == cudaSuccess;
+}
+
+/* Inputs and scalar results for one (width, size, flags), shared by every
+   configuration tested on them. */
+typedef struct {
+    ntt_width w;
+    size_t n, la, lb;
+    unsigned flags;
+    void *a, *b, *fwd, *prod, *lin;
+} reference;
+
+static void ref_make(reference *r, ntt_width w, size_t n, unsigned flags)
+{
+    const uint64_t p = w == NTT_U32 ? P32 : P64;
+    const size_t e = esz(w);
+    memset(r, 0, sizeof *r);
+    r->w = w;
+    r->n = n;
+    r->flags = flags;
+    r->a = xmalloc(n * e);
+    r->b = xmalloc(n * e);
+    r->fwd = xmalloc(n * e);
+    r->prod = xmalloc(n * e);
+    r->lin = xmalloc(n * e);
+    fill(r->a, n, w, p);
+    fill(r->b, n, w, p);
+    r->la = n >= 4 ? 1 + rnd_below(n / 2) : 1;
+    r->lb = n >= 4 ? n / 2 - rnd_below(n / 4) : 1;
+    ntt_plan_options o = {.flags = flags};
+    ntt_plan *ps = NULL;
+    CHECK_STATUS(NTT_OK, ntt_plan_create(&ps, n, p, w, NTT_BACKEND_SCALAR, &o), "scalar plan");
+    if (!ps) return;
+    memcpy(r->fwd, r->a, n * e);
+    CHECK_STATUS(NTT_OK, fwd(ps, r->fwd), "scalar forward");
+    CHECK_STATUS(NTT_OK, pmul(ps, r->prod, r->a, r->b), "scalar polymul");
+    CHECK_STATUS(NTT_OK, lmul(ps, r->lin, r->a, r->la, r->b, r->lb), "scalar linear");
+    ntt_plan_destroy(ps);
+}
+
+static void ref_free(reference *r)
+{
+    free(r->a);
+    free(r->b);
+    free(r->fwd);
+    free(r->prod);
+    free(r->lin);
+}
+
+/* Forward, inverse and products through the host-pointer calls of a CUDA
+   plan with configuration c, against the scalar results. */
+static void host_calls(const reference *r, config c)
+{
+    const ntt_width w = r->w;
+    const size_t n = r->n, e = esz(w);
+    const uint64_t p = w == NTT_U32 ? P32 : P64;
+    char ctx[160];
+    snprintf(ctx, sizeof ctx, "u%d n=%zu flags=%u %s/%s", (int)w, n, r->flags,
+             ntt_variant_name(c.v), ntt_modmul_name(c.m));
+    ntt_plan_options go = {.flags = r->flags, .variant = c.v, .modmul = c.m};
+    ntt_plan *pg = NULL;
+    CHECK_STATUS(NTT_OK, ntt_plan_create(&pg, n, p, w, NTT_BACKEND_CUDA, &go), "%s cuda", ctx);
+    if (!pg) return;
+    unsigned char *g = xmalloc(n * e);
+    memcpy(g, r->a, n * e);
+    CHECK_STATUS(NTT_OK, fwd(pg, g), "%s forward", ctx);
+    same(r->fwd, g, n, w, ctx);
+    CHECK_STATUS(NTT_OK, inv(pg, g), "%s inverse", ctx);
+    same(r->a, g, n, w, ctx); /* round trip */
+    CHECK_STATUS(NTT_OK, pmul(pg, g, r->a, r->b), "%s polymul", ctx);
+    same(r->prod, g, n, w, ctx);
+    if (n >= 4) { /* a linear product with unequal lengths */
+        memset(g, 0xA5, n * e);
+        CHECK_STATUS(NTT_OK, lmul(pg, g, r->a, r->la, r->b, r->lb), "%s linear %zu x %zu", ctx,
+                     r->la, r->lb);
+        same(r->lin, g, r->la + r->lb - 1, w, ctx);
+    }
+    free(g);
+    ntt_plan_destroy(pg);
+}
+
+/* The device-pointer calls on a stream, batched with a gap between items
+   and an RNS plan of three primes, against item-by-item scalar results. */
+static void device_calls(ntt_width w, size_t n, unsigned flags, size_t count, size_t stride)
+{
+    const uint64_t rns32[3] = {469762049, 104857601, 998244353};
+    const uint64_t rns64[3] = {4611685941117976577ull, 1337006139375617ull,
+                               4611685692009873409ull};
+    const uint64_t *mods = w == NTT_U32 ? rns32 : rns64;
+    /* 104857601 = 25 2^22 + 1 takes negacyclic sizes up to 2^21 only */
+    const size_t nm = w == NTT_U32 && n > ((size_t)1 << 21) ? 1 : 3;
+    char ctx[160];
+    snprintf(ctx, sizeof ctx, "device u%d n=%zu flags=%u count=%zu stride=%zu rns=%zu", (int)w, n,
+             flags, count, stride, nm);
+    ntt_plan_options o = {.flags = flags, .batch = 2};
+    ntt_plan *pg = NULL, *ps[3] = {NULL, NULL, NULL};
+    CHECK_STATUS(NTT_OK, ntt_plan_create_rns(&pg, n, mods, nm, w, NTT_BACKEND_CUDA, &o), "%s", ctx);
+    for (size_t i = 0; i < nm; i++)
+        CHECK_STATUS(NTT_OK, ntt_plan_create(&ps[i], n, mods[i], w, NTT_BACKEND_SCALAR, &o), "%s", ctx);
+    const size_t e = esz(w), total = (count - 1) * stride + n;
+    unsigned char *a = xmalloc(total * e), *b = xmalloc(total * e), *r = xmalloc(total * e),
+                  *g = xmalloc(total * e);
+    void *da = NULL, *db = NULL, *dc = NULL;
+    cudaStream_t st = NULL;
+    if (!pg || !ps[0] || !cuda_ok(cudaMalloc(&da, total * e), "cudaMalloc") ||
+        !cuda_ok(cudaMalloc(&db, total * e), "cudaMalloc") ||
+        !cuda_ok(cudaMalloc(&dc, total * e), "cudaMalloc") ||
+        !cuda_ok(cudaStreamCreate(&st), "stream"))
+        goto out;
+    for (size_t it = 0; it < count; it++) {
+        const uint64_t p = mods[it % nm];
+        fill(a + it * stride * e, n, w, p);
+        fill(b + it * stride * e, n, w, p);
+    }
+    /* forward, in place */
+    memcpy(r, a, total * e);
+    cuda_ok(cudaMemcpy(da, a, total * e, cudaMemcpyHostToDevice), "h2d");
+    CHECK_STATUS(NTT_OK,
+                 w == NTT_U32 ? ntt_cuda_forward_u32(pg, da, count, stride, st)
+                              : ntt_cuda_forward_u64(pg, da, count, stride, st),
+                 "%s forward", ctx);
+    cuda_ok(cudaStreamSynchronize(st), "sync");
+    cuda_ok(cudaMemcpy(g, da, total * e, cudaMemcpyDeviceToHost), "d2h");
+    for (size_t it = 0; it < count; it++) {
+        CHECK_STATUS(NTT_OK, fwd(ps[it % nm], r + it * stride * e), "%s", ctx);
+        same(r + it * stride * e, g + it * stride * e, n, w, ctx);
+    }
+    /* the gaps between items are untouched */
+    for (size_t it = 0; it + 1 < count; it++)
+        CHECK_MEM(a + (it * stride + n) * e, g + (it * stride + n) * e, (stride - n) * e,
+                  "%s gap after item %zu", ctx, it);
+    /* inverse brings the inputs back */
+    CHECK_STATUS(NTT_OK,
+                 w == NTT_U32 ? ntt_cuda_inverse_u32(pg, da, count, stride, st)
+                              : ntt_cuda_inverse_u64(pg, da, count, stride, st),
+                 "%s inverse", ctx);
+    cuda_ok(cudaMemcpy(g, da, total * e, cudaMemcpyDeviceToHost), "d2h");
+    for (size_t it = 0; it < count; it++)
+        same(a + it * stride * e, g + it * stride * e, n, w, ctx);
+    /* products with short operands: c = a b for la, lb, lc */
+    const size_t la = 1 + rnd_below(n), lb = 1 + rnd_below(n), lc = 1 + rnd_below(n);
+    cuda_ok(cudaMemcpy(da, a, total * e, cudaMemcpyHostToDevice), "h2d");
+    cuda_ok(cudaMemcpy(db, b, total * e, cudaMemcpyHostToDevice), "h2d");
+    cuda_ok(cudaMemset(dc, 0xA5, total * e), "memset");
+    CHECK_STATUS(NTT_OK,
+                 w == NTT_U32 ? ntt_cuda_polymul_u32(pg, dc, lc, da, la, db, lb, count, stride, st)
+                              : ntt_cuda_polymul_u64(pg, dc, lc, da, la, db, lb, count, stride, st),
+                 "%s polymul %zu %zu %zu", ctx, la, lb, lc);
+    cuda_ok(cudaMemcpy(g, dc, total * e, cudaMemcpyDeviceToHost), "d2h");
+    unsigned char *x = xmalloc(n * e), *y = xmalloc(n * e), *z = xmalloc(n * e);
+    for (size_t it = 0; it < count; it++) {
+        memset(x, 0, n * e);
+        memset(y, 0, n * e);
+        memcpy(x, a + it * stride * e, la * e);
+        memcpy(y, b + it * stride * e, lb * e);
+        CHECK_STATUS(NTT_OK, pmul(ps[it % nm], z, x, y), "%s", ctx);
+        same(z, g + it * stride * e, lc, w, ctx);
+        /* nothing written past lc */
+        unsigned char poison[8];
+        memset(poison, 0xA5, sizeof poison);
+        for (size_t j = lc; j < n; j += 1 + n / 7)
+            CHECK_MEM(poison, g + (it * stride + j) * e, e, "%s c[%zu] written", ctx, j);
+    }
+    free(x);
+    free(y);
+    free(z);
+    /* pointwise, in place on a */
+    CHECK_STATUS(NTT_OK,
+                 w == NTT_U32 ? ntt_cuda_pointwise_u32(pg, da, da, db, count, stride, st)
+                              : ntt_cuda_pointwise_u64(pg, da, da, db, count, stride, st),
+                 "%s pointwise", ctx);
+    cuda_ok(cudaMemcpy(g, da, total * e, cudaMemcpyDeviceToHost), "d2h");
+    for (size_t it = 0; it < count; it++) {
+        unsigned char *q = xmalloc(n * e);
+        CHECK_STATUS(NTT_OK,
+                     w == NTT_U32 ? ntt_pointwise_u32(ps[it % nm], (void *)q, (void *)(a + it * stride * e),
+                                                      (void *)(b + it * stride * e))
+                                  : ntt_pointwise_u64(ps[it % nm], (void *)q, (void *)(a + it * stride * e),
+                                                      (void *)(b + it * stride * e)),
+                     "%s", ctx);
+        same(q, g + it * stride * e, n, w, ctx);
+        free(q);
+    }
+out:
+    cudaFree(da);
+    cudaFree(db);
+    cudaFree(dc);
+    if (st) cudaStreamDestroy(st);
+    free(a);
+    free(b);
+    free(r);
+    free(g);
+    ntt_plan_destroy(pg);
+    for (size_t i = 0; i < 3; i++) ntt_plan_destroy(ps[i]);
+}
+
+/* ntt_polymul_mod on the GPU (direct u32, direct u64, CRT) against scalar. */
+static void polymul_mod(void)
+{
+    static const uint64_t moduli[] = {469762049, 1337006139375617ull, 1000000007ull,
+                                      9223372036854775783ull, 65536};
+    for (size_t k = 0; k < sizeof moduli / sizeof moduli[0]; k++) {
+        for (int rep = 0; rep < 4; rep++) {
+            const uint64_t p = moduli[k];
+            const size_t top = (size_t)1 << (max_log < 16 ? max_log : 16);
+            const size_t la = rnd_len(top), lb = rnd_len(top);
+            uint64_t *a = xmalloc(la * 8), *b = xmalloc(lb * 8), *r = xmalloc((la + lb) * 8),
+                     *g = xmalloc((la + lb) * 8);
+            rnd_fill64(a, la, p);
+            rnd_fill64(b, lb, p);
+            CHECK_STATUS(NTT_OK, ntt_polymul_mod(r, a, la, b, lb, p, NTT_BACKEND_SCALAR), "scalar");
+            CHECK_STATUS(NTT_OK, ntt_polymul_mod(g, a, la, b, lb, p, NTT_BACKEND_CUDA),
+                         "cuda p=%llu la=%zu lb=%zu", (unsigned long long)p, la, lb);
+            CHECK_ARR64(r, g, la + lb - 1, "ntt_polymul_mod cuda p=%llu la=%zu lb=%zu",
+                        (unsigned long long)p, la, lb);
+            free(a);
+            free(b);
+            free(r);
+            free(g);
+        }
+    }
+}
+
+static void errors(void)
+{
+    ntt_plan *pl = (ntt_plan *)1;
+    CHECK_STATUS(NTT_EINVAL, ntt_plan_create(&pl, 3, P32, NTT_U32, NTT_BACKEND_CUDA, NULL), "n=3");
+    CHECK(pl == NULL, "plan not cleared");
+    CHECK_STATUS(NTT_EINVAL, ntt_plan_create(&pl, (size_t)1 << 31, P32, NTT_U32, NTT_BACKEND_CUDA, NULL),
+                 "n=2^31");
+    CHECK_STATUS(NTT_EMODULUS, ntt_plan_create(&pl, (size_t)1 << 27, P32, NTT_U32, NTT_BACKEND_CUDA, NULL),
+                 "2^27 does not divide p-1");
+    ntt_plan_options o = {.variant = NTT_VARIANT_BASELINE, .modmul = NTT_MODMUL_SHOUP};
+    CHECK_STATUS(NTT_EUNSUPPORTED, ntt_plan_create(&pl, 1024, P32, NTT_U32, NTT_BACKEND_CUDA, &o),
+                 "baseline with Shoup");
+    /* Device memory exhausted: 2^39 elements of scratch. */
+    ntt_plan_options big = {.batch = (size_t)1 << 19};
+    CHECK_STATUS(NTT_ENOMEM, ntt_plan_create(&pl, (size_t)1 << 20, P32, NTT_U32, NTT_BACKEND_CUDA, &big),
+                 "device out of memory");
+    CHECK(pl == NULL, "plan not cleared after ENOMEM");
+    /* ... and the device still works afterwards. */
+    reference r;
+    ref_make(&r, NTT_U32, 1024, 0);
+    host_calls(&r, CONFIGS[0]);
+    ref_free(&r);
+    /* device-pointer calls on a CPU plan, NULL pointers, short stride */
+    ntt_plan *ps = NULL, *pg = NULL;
+    CHECK_STATUS(NTT_OK, ntt_plan_create(&ps, 64, P32, NTT_U32, NTT_BACKEND_SCALAR, NULL), "scalar");
+    CHECK_STATUS(NTT_OK, ntt_plan_create(&pg, 64, P32, NTT_U32, NTT_BACKEND_CUDA, NULL), "cuda");
+    uint32_t *d = NULL;
+    if (cuda_ok(cudaMalloc((void **)&d, 64 * 4 * 4), "cudaMalloc") && ps && pg) {
+        CHECK_STATUS(NTT_EUNSUPPORTED, ntt_cuda_forward_u32(ps, d, 1, 64, NULL), "scalar plan");
+        CHECK_STATUS(NTT_EINVAL, ntt_cuda_forward_u32(pg, NULL, 1, 64, NULL), "NULL");
+        CHECK_STATUS(NTT_EINVAL, ntt_cuda_forward_u32(pg, d, 2, 63, NULL), "stride < n");
+        CHECK_STATUS(NTT_EINVAL, ntt_cuda_forward_u64(pg, (uint64_t *)d, 1, 64, NULL), "width");
+        CHECK_STATUS(NTT_EINVAL, ntt_cuda_polymul_u32(pg, d, 65, d, 1, d, 1, 1, 64, NULL), "lc > n");
+        CHECK_STATUS(NTT_OK, ntt_cuda_forward_u32(pg, d, 0, 64, NULL), "count 0");
+        CHECK_EQ(0, ntt_cuda_last_error(pg), "no CUDA error recorded");
+    }
+    cudaFree(d);
+    /* host calls still check ranges */
+    uint32_t a[64] = {0};
+    a[5] = (uint32_t)P32;
+    if (pg) CHECK_STATUS(NTT_ERANGE, ntt_forward_u32(pg, a), "input = p");
+    ntt_plan_destroy(ps);
+    ntt_plan_destroy(pg);
+    ntt_cuda_info info;
+    CHECK_STATUS(NTT_OK, ntt_cuda_get_info(&info), "info");
+    printf("device: %s, %d SMs, L2 %zu KiB, cc %d.%d\n", info.name, info.sm_count,
+           info.l2_bytes >> 10, info.cc_major, info.cc_minor);
+}
+
+int main(void)
+{
+    test_init("test_cuda");
+    if (!ntt_backend_available(NTT_BACKEND_CUDA)) {
+        printf("test_cuda: no usable CUDA device: skipped\n");
+        return TEST_SKIP;
+    }
+    const char *ml = getenv("NTT_TEST_MAX_LOG");
+    if (ml) max_log = atoi(ml) < 1 ? 1 : atoi(ml) > 24 ? 24 : atoi(ml);
+    errors();
+    static const unsigned FLAGS[] = {0, NTT_FLAG_NEGACYCLIC, NTT_FLAG_NATURAL_ORDER,
+                                     NTT_FLAG_NEGACYCLIC | NTT_FLAG_NATURAL_ORDER};
+    for (int wi = 0; wi < 2; wi++) {
+        const ntt_width w = wi ? NTT_U64 : NTT_U32;
+        for (size_t fi = 0; fi < 4; fi++) {
+            for (int lg = 1; lg <= max_log; lg++) {
+                reference r;
+                ref_make(&r, w, (size_t)1 << lg, FLAGS[fi]);
+                host_calls(&r, CONFIGS[0]);
+                /* the other kinds and ladder kernels: every size up to 2^14, then the top */
+                if (lg <= 14 || lg == max_log)
+                    for (size_t c = 1; c < NCONFIGS; c++) host_calls(&r, CONFIGS[c]);
+                ref_free(&r);
+            }
+            for (int lg = 1; lg <= max_log; lg += lg < 12 ? 1 : 4)
+                device_calls(w, (size_t)1 << lg, FLAGS[fi], lg > 20 ? 2 : 5,
+                             ((size_t)1 << lg) + (lg > 20 ? 0 : 3));
+        }
+    }
+    polymul_mod();
+    ntt_cache_clear();
+    return test_finish();
+}
