@@ -1,6 +1,7 @@
 /* The portable scalar backend: the reference fast path and the reports'
-   baseline, for both element widths. */
-#include "../core/internal.h"
+   baseline, for both element widths.  Its kernels (scalar_impl.h) are also
+   what the other CPU backends fall back to. */
+#include "cpu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #undef T
 #undef SFX
 #undef W64
+#undef SFX_BLOCK
 
 #define T uint64_t
 #define SFX(name) name##_u64
@@ -20,29 +22,9 @@
 #undef T
 #undef SFX
 #undef W64
-
-typedef struct {
-    mod_u32 *m32; /* plan->nmod entries, for u32 plans */
-    mod_u64 *m64; /* ... for u64 plans */
-    void *ws;     /* 2n elements of polymul scratch */
-} scalar_data;
+#undef SFX_BLOCK
 
 static int scalar_available(void) { return 1; }
-
-static void scalar_plan_free(ntt_plan *plan)
-{
-    scalar_data *d = plan->backend_data;
-    if (!d) return;
-    for (size_t i = 0; i < plan->nmod; i++) {
-        if (d->m32) mod_free_u32(&d->m32[i]);
-        if (d->m64) mod_free_u64(&d->m64[i]);
-    }
-    free(d->m32);
-    free(d->m64);
-    ntt_aligned_free(d->ws);
-    free(d);
-    plan->backend_data = NULL;
-}
 
 /* The fast path takes every kind; the reports' baseline reduces with %
    only; the GPU ladder variants are the CUDA backend's. */
@@ -52,97 +34,25 @@ static int scalar_supports(ntt_variant v, ntt_modmul m)
     return v == NTT_VARIANT_BASELINE && (m == NTT_MODMUL_DEFAULT || m == NTT_MODMUL_NAIVE);
 }
 
+static const kern_u32 *pick32(const ntt_plan *plan, const ntt_modulus *m)
+{
+    (void)m;
+    return ntt_scalar_kernels_u32(plan->modmul);
+}
+
+static const kern_u64 *pick64(const ntt_plan *plan, const ntt_modulus *m)
+{
+    (void)m;
+    return ntt_scalar_kernels_u64(plan->modmul);
+}
+
 static ntt_status scalar_plan_init(ntt_plan *plan)
 {
     if (!scalar_supports(plan->variant, plan->modmul)) return NTT_EUNSUPPORTED;
     if (plan->modmul == NTT_MODMUL_DEFAULT)
         plan->modmul = plan->variant == NTT_VARIANT_BASELINE ? NTT_MODMUL_NAIVE : NTT_MODMUL_SHOUP;
-
-    scalar_data *d = calloc(1, sizeof *d);
-    if (!d) return NTT_ENOMEM;
-    plan->backend_data = d;
-    const bool tables = plan->variant == NTT_VARIANT_FAST;
-    const size_t elem = plan->width == NTT_U32 ? 4 : 8;
-    d->ws = ntt_aligned_alloc(2 * plan->n * elem);
-    if (plan->width == NTT_U32)
-        d->m32 = calloc(plan->nmod, sizeof *d->m32);
-    else
-        d->m64 = calloc(plan->nmod, sizeof *d->m64);
-    if (!d->ws || (!d->m32 && !d->m64)) {
-        scalar_plan_free(plan);
-        return NTT_ENOMEM;
-    }
-    for (size_t i = 0; i < plan->nmod; i++) {
-        ntt_status s = plan->width == NTT_U32
-                           ? mod_init_u32(&d->m32[i], &plan->mod[i], plan->n, plan->modmul, tables)
-                           : mod_init_u64(&d->m64[i], &plan->mod[i], plan->n, plan->modmul, tables);
-        if (s != NTT_OK) {
-            scalar_plan_free(plan);
-            return s;
-        }
-    }
-    return NTT_OK;
-}
-
-/* Item i of a batch uses modulus i % nmod. */
-#define FOR_ITEMS(plan, count)                                   \
-    scalar_data *d = (plan)->backend_data;                       \
-    for (size_t it = 0; it < (count); it++)
-
-static ntt_status scalar_forward(ntt_plan *plan, void *a, size_t count, size_t stride)
-{
-    FOR_ITEMS(plan, count) {
-        size_t mi = it % plan->nmod;
-        if (plan->width == NTT_U32)
-            forward_item_u32(plan, (uint32_t *)a + it * stride, &d->m32[mi]);
-        else
-            forward_item_u64(plan, (uint64_t *)a + it * stride, &d->m64[mi]);
-    }
-    return NTT_OK;
-}
-
-static ntt_status scalar_inverse(ntt_plan *plan, void *a, size_t count, size_t stride)
-{
-    FOR_ITEMS(plan, count) {
-        size_t mi = it % plan->nmod;
-        if (plan->width == NTT_U32)
-            inverse_item_u32(plan, (uint32_t *)a + it * stride, &d->m32[mi]);
-        else
-            inverse_item_u64(plan, (uint64_t *)a + it * stride, &d->m64[mi]);
-    }
-    return NTT_OK;
-}
-
-static ntt_status scalar_pointwise(ntt_plan *plan, void *c, const void *a, const void *b,
-                                   size_t count, size_t stride)
-{
-    FOR_ITEMS(plan, count) {
-        size_t mi = it % plan->nmod, o = it * stride;
-        if (plan->width == NTT_U32)
-            pointwise_item_u32(plan, (uint32_t *)c + o, (const uint32_t *)a + o,
-                               (const uint32_t *)b + o, &d->m32[mi]);
-        else
-            pointwise_item_u64(plan, (uint64_t *)c + o, (const uint64_t *)a + o,
-                               (const uint64_t *)b + o, &d->m64[mi]);
-    }
-    return NTT_OK;
-}
-
-static ntt_status scalar_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
-                                 const void *b, size_t lb, size_t count, size_t stride,
-                                 bool io64)
-{
-    const size_t esz = io64 || plan->width == NTT_U64 ? 8 : 4;
-    FOR_ITEMS(plan, count) {
-        size_t mi = it % plan->nmod, o = it * stride * esz;
-        if (plan->width == NTT_U32)
-            polymul_item_u32(plan, (char *)c + o, lc, (const char *)a + o, la,
-                             (const char *)b + o, lb, io64, &d->m32[mi], d->ws);
-        else
-            polymul_item_u64(plan, (char *)c + o, lc, (const char *)a + o, la,
-                             (const char *)b + o, lb, io64, &d->m64[mi], d->ws);
-    }
-    return NTT_OK;
+    static const ntt_cpu_kernel_choice kc = {pick32, pick64};
+    return ntt_cpu_plan_init(plan, &kc, 1);
 }
 
 const ntt_backend_ops ntt_scalar_ops = {
@@ -151,9 +61,9 @@ const ntt_backend_ops ntt_scalar_ops = {
     .available = scalar_available,
     .supports = scalar_supports,
     .plan_init = scalar_plan_init,
-    .plan_free = scalar_plan_free,
-    .forward = scalar_forward,
-    .inverse = scalar_inverse,
-    .pointwise = scalar_pointwise,
-    .polymul = scalar_polymul,
+    .plan_free = ntt_cpu_plan_free,
+    .forward = ntt_cpu_forward,
+    .inverse = ntt_cpu_inverse,
+    .pointwise = ntt_cpu_pointwise,
+    .polymul = ntt_cpu_polymul,
 };

@@ -14,31 +14,6 @@
  * every inner loop (each kind gets its own instance of the loops).
  */
 
-/* A twiddle with its kind-specific companion: the Shoup quotient, or the
-   Montgomery form w*R mod p. */
-typedef struct { T w, x; } SFX(tw);
-
-/* Arithmetic constants.  Kernels copy them into a local (by value) so that
-   stores to the data, which may alias any T in memory, do not force the
-   compiler to reload them. */
-typedef struct {
-    T p, p2;          /* p, 2p */
-    T pinv;           /* -p^-1 mod R */
-    uint64_t mu;      /* Barrett */
-    unsigned k;
-} SFX(cst);
-
-typedef struct {
-    SFX(cst) c;
-    /* Tree-order tables, index 1..n-1: values and companions. */
-    T *fw, *fwx, *iw, *iwx;
-    SFX(tw) s_inv, s1_inv;   /* n^-1 and winv[1]*n^-1: ntt_inverse */
-    SFX(tw) s_mul, s1_mul;   /* the same times F^-1: polymul (see mul2) */
-    SFX(tw) fix;             /* F^-1: public pointwise */
-    bool cyclic;             /* node 2^k has twiddle 1 */
-    T root;                  /* root used by the baseline variant */
-} SFX(mod);
-
 /* ---- multiplication by a fixed twiddle ----------------------------------
  * y in [0, 4p), returns y*w mod p in [0, 2p).                             */
 NTT_INLINE T SFX(mulw)(T y, SFX(tw) W, const SFX(cst) C, const int kind)
@@ -162,15 +137,15 @@ NTT_INLINE T SFX(csub)(T x, T m) { return ntt_csub32(x, m); }
 
 /* ---- forward ------------------------------------------------------------ */
 
-/* Two levels on a block of length L owned by node i: (i) and (2i, 2i+1). */
-NTT_INLINE void SFX(fwd4)(T *a, size_t L, size_t i, const SFX(mod) *M, const int kind,
-                          const int one)
+/* Two levels on a block owned by node i: (i) and (2i, 2i+1); quarters q
+   apart, positions [0, cnt) of each. */
+NTT_INLINE void SFX(fwd4)(T *a, size_t q, size_t cnt, size_t i, const SFX(mod) *M,
+                          const int kind, const int one)
 {
     const SFX(cst) C = M->c;
-    const size_t q = L / 4;
     const SFX(tw) w1 = TW(fw, i), w2 = TW(fw, 2 * i), w3 = TW(fw, 2 * i + 1);
     T *a0 = a, *a1 = a + q, *a2 = a + 2 * q, *a3 = a + 3 * q;
-    for (size_t j = 0; j < q; j++) {
+    for (size_t j = 0; j < cnt; j++) {
         T x0 = a0[j], x1 = a1[j], x2 = a2[j], x3 = a3[j];
         SFX_CTW(x0, x2, w1, one);
         SFX_CTW(x1, x3, w1, one);
@@ -202,8 +177,8 @@ NTT_INLINE void SFX(fwd4_level)(T *a, size_t L, size_t q, size_t i, const SFX(mo
                                 const int kind, const bool lead)
 {
     size_t g = 0;
-    if (lead) SFX(fwd4)(a, 4 * q, i, M, kind, 1), g = 1;
-    for (; g < L / (4 * q); g++) SFX(fwd4)(a + g * 4 * q, 4 * q, i + g, M, kind, 0);
+    if (lead) SFX(fwd4)(a, q, q, i, M, kind, 1), g = 1;
+    for (; g < L / (4 * q); g++) SFX(fwd4)(a + g * 4 * q, q, q, i + g, M, kind, 0);
 }
 
 /* The last two levels: L/4 groups of 4, group g owned by node i + g. */
@@ -250,14 +225,13 @@ NTT_INLINE void SFX(fwd_small)(T *a, size_t L, size_t i, const SFX(mod) *M,
 
 /* ---- inverse ------------------------------------------------------------ */
 
-NTT_INLINE void SFX(inv4)(T *a, size_t L, size_t i, const SFX(mod) *M, const int kind,
-                          const int one)
+NTT_INLINE void SFX(inv4)(T *a, size_t q, size_t cnt, size_t i, const SFX(mod) *M,
+                          const int kind, const int one)
 {
     const SFX(cst) C = M->c;
-    const size_t q = L / 4;
     const SFX(tw) w1 = TW(iw, i), w2 = TW(iw, 2 * i), w3 = TW(iw, 2 * i + 1);
     T *a0 = a, *a1 = a + q, *a2 = a + 2 * q, *a3 = a + 3 * q;
-    for (size_t j = 0; j < q; j++) {
+    for (size_t j = 0; j < cnt; j++) {
         T x0 = a0[j], x1 = a1[j], x2 = a2[j], x3 = a3[j];
         SFX_GSW(x0, x1, w2, one);
         SFX_GS(x2, x3, w3);
@@ -284,8 +258,8 @@ NTT_INLINE void SFX(inv4_level)(T *a, size_t L, size_t q, size_t i, const SFX(mo
                                 const int kind, const bool lead)
 {
     size_t g = 0;
-    if (lead) SFX(inv4)(a, 4 * q, i, M, kind, 1), g = 1;
-    for (; g < L / (4 * q); g++) SFX(inv4)(a + g * 4 * q, 4 * q, i + g, M, kind, 0);
+    if (lead) SFX(inv4)(a, q, q, i, M, kind, 1), g = 1;
+    for (; g < L / (4 * q); g++) SFX(inv4)(a + g * 4 * q, q, q, i + g, M, kind, 0);
 }
 
 NTT_INLINE void SFX(inv_last2)(T *a, size_t L, size_t i, const SFX(mod) *M, const int kind)
@@ -333,8 +307,9 @@ NTT_INLINE void SFX(inv_small)(T *a, size_t L, size_t i, const SFX(mod) *M,
    The main loops write every output; only the tail, where some outputs lie
    past lc, tests positions (a loop with conditional stores does not
    vectorize). */
-NTT_INLINE void SFX(inv_root)(T *a, void *outv, size_t n, size_t lc, SFX(tw) s, SFX(tw) s1,
-                              const SFX(mod) *M, const int kind, const int out64)
+NTT_INLINE void SFX(inv_root)(T *a, void *outv, size_t n, size_t lc, size_t j0, size_t j1,
+                              SFX(tw) s, SFX(tw) s1, const SFX(mod) *M, const int kind,
+                              const int out64)
 {
     /* out64 (a constant): the caller's array is uint64_t, as in
        ntt_polymul_mod, and the widening is folded into these stores. */
@@ -348,19 +323,21 @@ NTT_INLINE void SFX(inv_root)(T *a, void *outv, size_t n, size_t lc, SFX(tw) s, 
     if (ntt_log2(n) & 1) {
         const size_t h = n / 2;
         const size_t full = lc >= n ? h : lc > h ? lc - h : 0;
-        for (size_t j = 0; j < full; j++) {
+        const size_t jf = full < j0 ? j0 : full > j1 ? j1 : full;
+        for (size_t j = j0; j < jf; j++) {
             T x = a[j], y = a[j + h];
             OUT(j, SFX(csub)(SFX(mulw)(x + y, s, C, kind), p));
             OUT(j + h, SFX(csub)(SFX(mulw)(x - y + C.p2, s1, C, kind), p));
         }
-        for (size_t j = full; j < h && j < lc; j++)
+        for (size_t j = jf; j < j1 && j < lc; j++)
             OUT(j, SFX(csub)(SFX(mulw)(a[j] + a[j + h], s, C, kind), p));
         return;
     }
     const size_t q = n / 4;
     const SFX(tw) w2 = TW(iw, 2), w3 = TW(iw, 3);
     const size_t full = lc >= n ? q : lc > 3 * q ? lc - 3 * q : 0;
-    for (size_t j = 0; j < full; j++) {
+    const size_t jf = full < j0 ? j0 : full > j1 ? j1 : full;
+    for (size_t j = j0; j < jf; j++) {
         T x0 = a[j], x1 = a[j + q], x2 = a[j + 2 * q], x3 = a[j + 3 * q];
         SFX_GS(x0, x1, w2);
         SFX_GS(x2, x3, w3);
@@ -369,7 +346,8 @@ NTT_INLINE void SFX(inv_root)(T *a, void *outv, size_t n, size_t lc, SFX(tw) s, 
         OUT(j + 2 * q, SFX(csub)(SFX(mulw)(x0 - x2 + C.p2, s1, C, kind), p));
         OUT(j + 3 * q, SFX(csub)(SFX(mulw)(x1 - x3 + C.p2, s1, C, kind), p));
     }
-    for (size_t j = full; j < q && j < lc; j++) {
+    /* Past `full` some outputs lie beyond lc. */
+    for (size_t j = jf; j < j1 && j < lc; j++) {
         T x0 = a[j], x1 = a[j + q], x2 = a[j + 2 * q], x3 = a[j + 3 * q];
         SFX_GS(x0, x1, w2);
         SFX_GS(x2, x3, w3);
@@ -381,43 +359,34 @@ NTT_INLINE void SFX(inv_root)(T *a, void *outv, size_t n, size_t lc, SFX(tw) s, 
 #undef OUT
 
 /* ---- per-kind instances ------------------------------------------------- */
-/* The depth-first drivers below recurse through these, so that each kind's
-   inner loops are compiled with the kind as a constant. */
+/* Each kind's loops are compiled with the kind as a constant. */
 
-typedef struct {
-    void (*fwd4)(T *, size_t, size_t, const SFX(mod) *);
-    void (*fwd4one)(T *, size_t, size_t, const SFX(mod) *); /* node twiddle 1 */
-    void (*fwd_small)(T *, size_t, size_t, const SFX(mod) *);
-    void (*inv4)(T *, size_t, size_t, const SFX(mod) *);
-    void (*inv4one)(T *, size_t, size_t, const SFX(mod) *);
-    void (*inv_small)(T *, size_t, size_t, const SFX(mod) *);
-    void (*inv_root)(T *, void *, size_t, size_t, SFX(tw), SFX(tw), const SFX(mod) *);
-    void (*inv_root64)(T *, void *, size_t, size_t, SFX(tw), SFX(tw), const SFX(mod) *);
-    /* Lazy product for polymul: a, b in [0, 4p) -> a*b*F in [0, 2p). */
-    void (*pointwise)(T *, const T *, const T *, size_t, const SFX(mod) *);
-    /* Public product: a, b in [0, p) -> a*b in [0, p). */
-    void (*pointwise_full)(T *, const T *, const T *, size_t, const SFX(mod) *);
-} SFX(kernels);
+static void SFX(reduce)(T *a, size_t n, const SFX(mod) *M)
+{
+    const SFX(cst) C = M->c;
+    for (size_t j = 0; j < n; j++) a[j] = SFX(csub)(SFX(csub)(a[j], C.p2), C.p);
+}
 
 #define SFX_INSTANCE(K, NAME)                                                           \
-    static void SFX(fwd4_##NAME)(T *a, size_t L, size_t i, const SFX(mod) *M)            \
-    { SFX(fwd4)(a, L, i, M, K, 0); }                                                    \
-    static void SFX(fwd4one_##NAME)(T *a, size_t L, size_t i, const SFX(mod) *M)         \
-    { SFX(fwd4)(a, L, i, M, K, 1); }                                                    \
+    static void SFX(fwd4_##NAME)(T *a, size_t q, size_t c, size_t i, const SFX(mod) *M)  \
+    { SFX(fwd4)(a, q, c, i, M, K, 0); }                                                 \
+    static void SFX(fwd4one_##NAME)(T *a, size_t q, size_t c, size_t i, const SFX(mod) *M) \
+    { SFX(fwd4)(a, q, c, i, M, K, 1); }                                                 \
     static void SFX(fwd_small_##NAME)(T *a, size_t L, size_t i, const SFX(mod) *M)       \
     { SFX(fwd_small)(a, L, i, M, K); }                                                  \
-    static void SFX(inv4_##NAME)(T *a, size_t L, size_t i, const SFX(mod) *M)            \
-    { SFX(inv4)(a, L, i, M, K, 0); }                                                    \
-    static void SFX(inv4one_##NAME)(T *a, size_t L, size_t i, const SFX(mod) *M)         \
-    { SFX(inv4)(a, L, i, M, K, 1); }                                                    \
+    static void SFX(inv4_##NAME)(T *a, size_t q, size_t c, size_t i, const SFX(mod) *M)  \
+    { SFX(inv4)(a, q, c, i, M, K, 0); }                                                 \
+    static void SFX(inv4one_##NAME)(T *a, size_t q, size_t c, size_t i, const SFX(mod) *M) \
+    { SFX(inv4)(a, q, c, i, M, K, 1); }                                                 \
     static void SFX(inv_small_##NAME)(T *a, size_t L, size_t i, const SFX(mod) *M)       \
     { SFX(inv_small)(a, L, i, M, K); }                                                  \
-    static void SFX(inv_root_##NAME)(T *a, void *o, size_t n, size_t lc, SFX(tw) s,      \
-                                     SFX(tw) s1, const SFX(mod) *M)                      \
-    { SFX(inv_root)(a, o, n, lc, s, s1, M, K, 0); }                                     \
-    static void SFX(inv_root64_##NAME)(T *a, void *o, size_t n, size_t lc, SFX(tw) s,    \
-                                       SFX(tw) s1, const SFX(mod) *M)                    \
-    { SFX(inv_root)(a, o, n, lc, s, s1, M, K, 1); }                                     \
+    static void SFX(inv_root_##NAME)(T *a, void *o, size_t n, size_t lc, size_t j0,      \
+                                     size_t j1, SFX(tw) s, SFX(tw) s1, const SFX(mod) *M) \
+    { SFX(inv_root)(a, o, n, lc, j0, j1, s, s1, M, K, 0); }                             \
+    static void SFX(inv_root64_##NAME)(T *a, void *o, size_t n, size_t lc, size_t j0,    \
+                                       size_t j1, SFX(tw) s, SFX(tw) s1,                  \
+                                       const SFX(mod) *M)                                \
+    { SFX(inv_root)(a, o, n, lc, j0, j1, s, s1, M, K, 1); }                             \
     static void SFX(pointwise_##NAME)(T *c, const T *a, const T *b, size_t n,            \
                                       const SFX(mod) *M)                                 \
     {                                                                                   \
@@ -435,19 +404,19 @@ typedef struct {
             c[j] = SFX(csub)(v, C.p);                                                   \
         }                                                                               \
     }                                                                                   \
-    static const SFX(kernels) SFX(kernels_##NAME) = {                                    \
+    static const SFX(kern) SFX(kernels_##NAME) = {                                      \
+        SFX_BLOCK,                                                                      \
         SFX(fwd4_##NAME), SFX(fwd4one_##NAME), SFX(fwd_small_##NAME),                   \
-        SFX(inv4_##NAME), SFX(inv4one_##NAME),                                          \
-        SFX(inv_small_##NAME), SFX(inv_root_##NAME), SFX(inv_root64_##NAME),            \
-        SFX(pointwise_##NAME),                                                          \
-        SFX(pointwise_full_##NAME)};
+        SFX(inv4_##NAME), SFX(inv4one_##NAME), SFX(inv_small_##NAME),                   \
+        SFX(inv_root_##NAME), SFX(inv_root64_##NAME),                                   \
+        SFX(pointwise_##NAME), SFX(pointwise_full_##NAME), SFX(reduce)};
 
 SFX_INSTANCE(NTT_MODMUL_NAIVE, naive)
 SFX_INSTANCE(NTT_MODMUL_BARRETT, barrett)
 SFX_INSTANCE(NTT_MODMUL_MONTGOMERY, mont)
 SFX_INSTANCE(NTT_MODMUL_SHOUP, shoup)
 
-static const SFX(kernels) *SFX(kernels_for)(ntt_modmul m)
+const SFX(kern) *SFX(ntt_scalar_kernels)(ntt_modmul m)
 {
     switch (m) {
     case NTT_MODMUL_NAIVE: return &SFX(kernels_naive);
@@ -455,323 +424,4 @@ static const SFX(kernels) *SFX(kernels_for)(ntt_modmul m)
     case NTT_MODMUL_MONTGOMERY: return &SFX(kernels_mont);
     default: return &SFX(kernels_shoup);
     }
-}
-
-/* Subtree of node i over a[0 .. L): two levels over the whole block, then
-   the four quarter blocks depth-first, until a block fits in L1. */
-static void SFX(fwd_tree)(T *a, size_t L, size_t i, const SFX(mod) *M, const SFX(kernels) *K)
-{
-    if (L <= SFX_BLOCK) {
-        K->fwd_small(a, L, i, M);
-        return;
-    }
-    if (M->cyclic && (i & (i - 1)) == 0) K->fwd4one(a, L, i, M);
-    else K->fwd4(a, L, i, M);
-    const size_t q = L / 4;
-    for (size_t g = 0; g < 4; g++) SFX(fwd_tree)(a + g * q, q, 4 * i + g, M, K);
-}
-
-static void SFX(inv_tree)(T *a, size_t L, size_t i, const SFX(mod) *M, const SFX(kernels) *K)
-{
-    if (L <= SFX_BLOCK) {
-        K->inv_small(a, L, i, M);
-        return;
-    }
-    const size_t q = L / 4;
-    for (size_t g = 0; g < 4; g++) SFX(inv_tree)(a + g * q, q, 4 * i + g, M, K);
-    if (M->cyclic && (i & (i - 1)) == 0) K->inv4one(a, L, i, M);
-    else K->inv4(a, L, i, M);
-}
-
-/* Inverse of the whole array except the root level(s) that inv_root does:
-   one level (n = 2^odd) or two. */
-static void SFX(inv_below_root)(T *a, size_t n, const SFX(mod) *M, const SFX(kernels) *K)
-{
-    if (ntt_log2(n) & 1) {
-        if (n >= 4) {
-            SFX(inv_tree)(a, n / 2, 2, M, K);
-            SFX(inv_tree)(a + n / 2, n / 2, 3, M, K);
-        }
-    } else {
-        for (size_t g = 0; g < 4 && n >= 8; g++) SFX(inv_tree)(a + g * (n / 4), n / 4, 4 + g, M, K);
-    }
-}
-
-/* Forward transform of a (values [0, 4p)), leaving values in [0, 4p). */
-static void SFX(fwd_lazy)(T *a, size_t n, const SFX(mod) *M, const SFX(kernels) *K)
-{
-    SFX(fwd_tree)(a, n, 1, M, K);
-}
-
-/* Copies src (len <= n coefficients, zero above; uint64_t when src64, else
-   T) into dst and runs the forward transform.  When len <= n/2 the root
-   level has a zero upper half, so it is a copy: both halves get src. */
-static void SFX(fwd_padded)(T *dst, const void *src, bool src64, size_t len, size_t n,
-                            const SFX(mod) *M, const SFX(kernels) *K)
-{
-    const uint64_t *s64 = src;
-    const T *sT = src;
-    if (len <= n / 2) {
-        const size_t h = n / 2;
-        if (src64)
-            for (size_t j = 0; j < len; j++) dst[j] = dst[j + h] = (T)s64[j];
-        else
-            for (size_t j = 0; j < len; j++) dst[j] = dst[j + h] = sT[j];
-        for (size_t j = len; j < h; j++) dst[j] = dst[j + h] = 0;
-        if (h >= 2) {
-            SFX(fwd_tree)(dst, h, 2, M, K);
-            SFX(fwd_tree)(dst + h, h, 3, M, K);
-        }
-        return;
-    }
-    if (src64)
-        for (size_t j = 0; j < len; j++) dst[j] = (T)s64[j];
-    else if (dst != sT)
-        memcpy(dst, sT, len * sizeof(T));
-    memset(dst + len, 0, (n - len) * sizeof(T));
-    SFX(fwd_tree)(dst, n, 1, M, K);
-}
-
-/* ---- baseline: the course reports' design -------------------------------
- * Bit-reversal permutation, then radix-2 DIT stages whose twiddles are
- * powers computed as the loop goes, % for every reduction.  Natural-order
- * input and output.                                                         */
-
-static void SFX(bitrev_permute)(T *a, size_t n)
-{
-    for (size_t i = 1, j = 0; i < n; i++) {
-        size_t bit = n >> 1;
-        for (; j & bit; bit >>= 1) j ^= bit;
-        j ^= bit;
-        if (i < j) { T t = a[i]; a[i] = a[j]; a[j] = t; }
-    }
-}
-
-NTT_INLINE T SFX(mulmod)(T a, T b, T p)
-{
-#if W64
-    return (T)(((ntt_u128)a * b) % p);
-#else
-    return (T)(((uint64_t)a * b) % p);
-#endif
-}
-
-/* Cyclic DIT with root of order n, a already bit-reversed; output natural. */
-static void SFX(baseline_dit)(T *a, size_t n, T omega, T p)
-{
-    for (size_t len = 2; len <= n; len <<= 1) {
-        T wlen = (T)ntt_powmod(omega, n / len, p);
-        for (size_t i = 0; i < n; i += len) {
-            T w = 1;
-            for (size_t j = 0; j < len / 2; j++) {
-                T u = a[i + j];
-                T v = SFX(mulmod)(a[i + j + len / 2], w, p);
-                a[i + j] = (T)((u + v) % p);
-                a[i + j + len / 2] = (T)((u - v + p) % p);
-                w = SFX(mulmod)(w, wlen, p);
-            }
-        }
-    }
-}
-
-/* Baseline forward/inverse over one item, honouring the plan's spectrum
-   order and the negacyclic twist (a pre-/post-multiplication by powers of
-   psi, the root of order 2n, whose square is the cyclic root). */
-static void SFX(baseline_forward)(T *a, size_t n, bool nega, bool natural, const SFX(mod) *M)
-{
-    const T p = M->c.p;
-    T omega = M->root;
-    if (nega) {
-        T t = 1;
-        for (size_t j = 0; j < n; j++) { a[j] = SFX(mulmod)(a[j], t, p); t = SFX(mulmod)(t, M->root, p); }
-        omega = SFX(mulmod)(M->root, M->root, p);
-    }
-    SFX(bitrev_permute)(a, n);
-    SFX(baseline_dit)(a, n, omega, p);
-    if (!natural) SFX(bitrev_permute)(a, n);
-}
-
-static void SFX(baseline_inverse)(T *a, size_t n, bool nega, bool natural, const SFX(mod) *M)
-{
-    const T p = M->c.p;
-    T psi_inv = (T)ntt_invmod(M->root, p);
-    T omega_inv = nega ? SFX(mulmod)(psi_inv, psi_inv, p) : psi_inv;
-    /* DIT wants bit-reversed input: a bit-reversed spectrum already is. */
-    if (natural) SFX(bitrev_permute)(a, n);
-    SFX(baseline_dit)(a, n, omega_inv, p);
-    T ninv = (T)ntt_invmod(n % p, p);
-    T t = ninv;
-    for (size_t j = 0; j < n; j++) {
-        a[j] = SFX(mulmod)(a[j], t, p);
-        if (nega) t = SFX(mulmod)(t, psi_inv, p);
-    }
-}
-
-/* ---- plan set-up -------------------------------------------------------- */
-
-/* Twiddle w with its companion for `kind`; X carries what computing the
-   companions quickly needs. */
-typedef struct {
-    ntt_shoup_ctx sc;
-    uint64_t r, rq; /* R mod p and its 64-bit Shoup companion */
-} SFX(mkctx);
-
-static void SFX(mkctx_init)(SFX(mkctx) *X, const ntt_modulus *cm)
-{
-    ntt_shoup_ctx_init(&X->sc, cm->p);
-    X->r = cm->r_mod;
-    X->rq = ntt_shoup_pre_fast(&X->sc, cm->r_mod);
-}
-
-static SFX(tw) SFX(make_tw)(uint64_t w, const SFX(mkctx) *X, ntt_modmul kind)
-{
-    SFX(tw) r;
-    r.w = (T)w;
-    switch (kind) {
-#if W64
-    case NTT_MODMUL_SHOUP: r.x = ntt_shoup_pre_fast(&X->sc, w); break;
-#else
-    case NTT_MODMUL_SHOUP: r.x = (T)(ntt_shoup_pre_fast(&X->sc, w) >> 32); break;
-#endif
-    case NTT_MODMUL_MONTGOMERY:
-        r.x = (T)ntt_csub64(ntt_shoup64(w, X->r, X->rq, X->sc.p), X->sc.p);
-        break;
-    default: r.x = 0; break;
-    }
-    return r;
-}
-
-static ntt_status SFX(mod_init)(SFX(mod) *M, const ntt_modulus *cm, size_t n, ntt_modmul kind,
-                                bool tables)
-{
-    memset(M, 0, sizeof *M);
-    const uint64_t p = cm->p;
-    SFX(mkctx) X;
-    SFX(mkctx_init)(&X, cm);
-    M->c.p = (T)p;
-    M->c.p2 = (T)(2 * p);
-    M->c.pinv = (T)cm->pinv;
-    M->c.mu = cm->mu;
-    M->c.k = cm->k;
-    M->root = (T)cm->root;
-    M->cyclic = cm->w && n >= 2 && cm->w[1] == 1;
-    if (tables) {
-        M->fw = ntt_aligned_alloc(n * sizeof(T));
-        M->fwx = ntt_aligned_alloc(n * sizeof(T));
-        M->iw = ntt_aligned_alloc(n * sizeof(T));
-        M->iwx = ntt_aligned_alloc(n * sizeof(T));
-        if (!M->fw || !M->fwx || !M->iw || !M->iwx) return NTT_ENOMEM;
-        M->fw[0] = M->fwx[0] = M->iw[0] = M->iwx[0] = 0;
-        for (size_t i = 1; i < n; i++) {
-            SFX(tw) f = SFX(make_tw)(cm->w[i], &X, kind), v = SFX(make_tw)(cm->winv[i], &X, kind);
-            M->fw[i] = f.w;
-            M->fwx[i] = f.x;
-            M->iw[i] = v.w;
-            M->iwx[i] = v.x;
-        }
-    }
-    /* F^-1: mul2 leaves a factor R^-1 for the Montgomery-based kinds. */
-    const bool redc = kind == NTT_MODMUL_MONTGOMERY || kind == NTT_MODMUL_SHOUP;
-    const uint64_t finv = redc ? cm->r_mod : 1 % p;
-    const uint64_t w1 = n >= 2 ? cm->winv[1] : 1;
-    const uint64_t s = cm->n_inv, sm = ntt_mulmod_slow(s, finv, p);
-    M->s_inv = SFX(make_tw)(s, &X, kind);
-    M->s1_inv = SFX(make_tw)(ntt_mulmod_slow(s, w1, p), &X, kind);
-    M->s_mul = SFX(make_tw)(sm, &X, kind);
-    M->s1_mul = SFX(make_tw)(ntt_mulmod_slow(sm, w1, p), &X, kind);
-    M->fix = SFX(make_tw)(finv, &X, kind);
-    return NTT_OK;
-}
-
-static void SFX(mod_free)(SFX(mod) *M)
-{
-    ntt_aligned_free(M->fw);
-    ntt_aligned_free(M->fwx);
-    ntt_aligned_free(M->iw);
-    ntt_aligned_free(M->iwx);
-    M->fw = M->fwx = M->iw = M->iwx = NULL;
-}
-
-/* ---- item-level operations ---------------------------------------------- */
-
-static void SFX(reduce4)(T *a, size_t n, const SFX(mod) *M)
-{
-    for (size_t j = 0; j < n; j++) a[j] = SFX(csub)(SFX(csub)(a[j], M->c.p2), M->c.p);
-}
-
-static void SFX(forward_item)(const ntt_plan *plan, T *a, const SFX(mod) *M)
-{
-    const size_t n = plan->n;
-    const bool natural = (plan->flags & NTT_FLAG_NATURAL_ORDER) != 0;
-    if (plan->variant == NTT_VARIANT_BASELINE) {
-        SFX(baseline_forward)(a, n, (plan->flags & NTT_FLAG_NEGACYCLIC) != 0, natural, M);
-        return;
-    }
-    SFX(fwd_lazy)(a, n, M, SFX(kernels_for)(plan->modmul));
-    SFX(reduce4)(a, n, M);
-    if (natural) SFX(bitrev_permute)(a, n);
-}
-
-static void SFX(inverse_item)(const ntt_plan *plan, T *a, const SFX(mod) *M)
-{
-    const size_t n = plan->n;
-    const bool natural = (plan->flags & NTT_FLAG_NATURAL_ORDER) != 0;
-    if (plan->variant == NTT_VARIANT_BASELINE) {
-        SFX(baseline_inverse)(a, n, (plan->flags & NTT_FLAG_NEGACYCLIC) != 0, natural, M);
-        return;
-    }
-    const SFX(kernels) *K = SFX(kernels_for)(plan->modmul);
-    if (natural) SFX(bitrev_permute)(a, n);
-    SFX(inv_below_root)(a, n, M, K);
-    K->inv_root(a, a, n, n, M->s_inv, M->s1_inv, M);
-}
-
-static void SFX(pointwise_item)(const ntt_plan *plan, T *c, const T *a, const T *b,
-                                const SFX(mod) *M)
-{
-    const size_t n = plan->n;
-    if (plan->variant == NTT_VARIANT_BASELINE) {
-        for (size_t j = 0; j < n; j++) c[j] = SFX(mulmod)(a[j], b[j], M->c.p);
-        return;
-    }
-    SFX(kernels_for)(plan->modmul)->pointwise_full(c, a, b, n, M);
-}
-
-/* c[0..lc) = a * b mod (x^n -+ 1); a has la, b has lb coefficients.  With
-   io64, a, b and c are uint64_t arrays whatever T is.  ws holds 2n
-   elements. */
-static void SFX(polymul_item)(const ntt_plan *plan, void *c, size_t lc, const void *a,
-                              size_t la, const void *b, size_t lb, bool io64, const SFX(mod) *M,
-                              T *ws)
-{
-    const size_t n = plan->n;
-    T *A = ws, *B = ws + n;
-    if (plan->variant == NTT_VARIANT_BASELINE) {
-        const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
-        for (size_t j = 0; j < n; j++) {
-            A[j] = j >= la ? 0 : io64 ? (T)((const uint64_t *)a)[j] : ((const T *)a)[j];
-            B[j] = j >= lb ? 0 : io64 ? (T)((const uint64_t *)b)[j] : ((const T *)b)[j];
-        }
-        /* As the reports do it: natural-order spectra, a bit-reversal pass
-           before each of the three DIT transforms. */
-        SFX(baseline_forward)(A, n, nega, true, M);
-        SFX(baseline_forward)(B, n, nega, true, M);
-        for (size_t j = 0; j < n; j++) A[j] = SFX(mulmod)(A[j], B[j], M->c.p);
-        SFX(baseline_inverse)(A, n, nega, true, M);
-        for (size_t j = 0; j < lc; j++) {
-            if (io64) ((uint64_t *)c)[j] = A[j];
-            else ((T *)c)[j] = A[j];
-        }
-        return;
-    }
-    const SFX(kernels) *K = SFX(kernels_for)(plan->modmul);
-    SFX(fwd_padded)(A, a, io64, la, n, M, K);
-    if (b == a && lb == la) {
-        K->pointwise(A, A, A, n, M);
-    } else {
-        SFX(fwd_padded)(B, b, io64, lb, n, M, K);
-        K->pointwise(A, A, B, n, M);
-    }
-    SFX(inv_below_root)(A, n, M, K);
-    (io64 ? K->inv_root64 : K->inv_root)(A, c, n, lc, M->s_mul, M->s1_mul, M);
 }

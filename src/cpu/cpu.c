@@ -1,0 +1,132 @@
+/* What the CPU backends share: plan data, tables, depth-first drivers,
+   item-level operations and the serial batch loops (see cpu.h). */
+#include "cpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define T uint32_t
+#define SFX(name) name##_u32
+#define W64 0
+#include "cpu_impl.h"
+#undef T
+#undef SFX
+#undef W64
+
+#define T uint64_t
+#define SFX(name) name##_u64
+#define W64 1
+#include "cpu_impl.h"
+#undef T
+#undef SFX
+#undef W64
+
+void ntt_cpu_plan_free(ntt_plan *plan)
+{
+    ntt_cpu_data *d = plan->backend_data;
+    if (!d) return;
+    for (size_t i = 0; i < plan->nmod; i++) {
+        if (d->m32) ntt_cpu_mod_free_u32(&d->m32[i]);
+        if (d->m64) ntt_cpu_mod_free_u64(&d->m64[i]);
+    }
+    free(d->m32);
+    free(d->m64);
+    ntt_aligned_free(d->ws);
+    free(d);
+    plan->backend_data = NULL;
+}
+
+ntt_status ntt_cpu_plan_init(ntt_plan *plan, const ntt_cpu_kernel_choice *kc, size_t nws)
+{
+    ntt_cpu_data *d = calloc(1, sizeof *d);
+    if (!d) return NTT_ENOMEM;
+    plan->backend_data = d;
+    const bool tables = plan->variant == NTT_VARIANT_FAST;
+    const size_t elem = plan->width == NTT_U32 ? 4 : 8;
+    d->nws = nws;
+    d->ws = ntt_aligned_alloc(nws * 2 * plan->n * elem);
+    if (plan->width == NTT_U32)
+        d->m32 = calloc(plan->nmod, sizeof *d->m32);
+    else
+        d->m64 = calloc(plan->nmod, sizeof *d->m64);
+    if (!d->ws || (!d->m32 && !d->m64)) {
+        ntt_cpu_plan_free(plan);
+        return NTT_ENOMEM;
+    }
+    for (size_t i = 0; i < plan->nmod; i++) {
+        const ntt_modulus *cm = &plan->mod[i];
+        ntt_status s;
+        if (plan->width == NTT_U32) {
+            s = ntt_cpu_mod_init_u32(&d->m32[i], cm, plan->n, plan->modmul, tables);
+            d->m32[i].K = kc->k32(plan, cm);
+        } else {
+            s = ntt_cpu_mod_init_u64(&d->m64[i], cm, plan->n, plan->modmul, tables);
+            d->m64[i].K = kc->k64(plan, cm);
+        }
+        if (s != NTT_OK) {
+            ntt_cpu_plan_free(plan);
+            return s;
+        }
+    }
+    return NTT_OK;
+}
+
+/* Item i of a batch uses modulus i % nmod. */
+#define FOR_ITEMS(plan, count)                                   \
+    ntt_cpu_data *d = (plan)->backend_data;                      \
+    for (size_t it = 0; it < (count); it++)
+
+ntt_status ntt_cpu_forward(ntt_plan *plan, void *a, size_t count, size_t stride)
+{
+    FOR_ITEMS(plan, count) {
+        size_t mi = it % plan->nmod;
+        if (plan->width == NTT_U32)
+            ntt_cpu_forward_item_u32(plan, (uint32_t *)a + it * stride, &d->m32[mi]);
+        else
+            ntt_cpu_forward_item_u64(plan, (uint64_t *)a + it * stride, &d->m64[mi]);
+    }
+    return NTT_OK;
+}
+
+ntt_status ntt_cpu_inverse(ntt_plan *plan, void *a, size_t count, size_t stride)
+{
+    FOR_ITEMS(plan, count) {
+        size_t mi = it % plan->nmod;
+        if (plan->width == NTT_U32)
+            ntt_cpu_inverse_item_u32(plan, (uint32_t *)a + it * stride, &d->m32[mi]);
+        else
+            ntt_cpu_inverse_item_u64(plan, (uint64_t *)a + it * stride, &d->m64[mi]);
+    }
+    return NTT_OK;
+}
+
+ntt_status ntt_cpu_pointwise(ntt_plan *plan, void *c, const void *a, const void *b, size_t count,
+                             size_t stride)
+{
+    FOR_ITEMS(plan, count) {
+        size_t mi = it % plan->nmod, o = it * stride;
+        if (plan->width == NTT_U32)
+            ntt_cpu_pointwise_item_u32(plan, (uint32_t *)c + o, (const uint32_t *)a + o,
+                                       (const uint32_t *)b + o, &d->m32[mi]);
+        else
+            ntt_cpu_pointwise_item_u64(plan, (uint64_t *)c + o, (const uint64_t *)a + o,
+                                       (const uint64_t *)b + o, &d->m64[mi]);
+    }
+    return NTT_OK;
+}
+
+ntt_status ntt_cpu_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
+                           const void *b, size_t lb, size_t count, size_t stride, bool io64)
+{
+    const size_t esz = io64 || plan->width == NTT_U64 ? 8 : 4;
+    FOR_ITEMS(plan, count) {
+        size_t mi = it % plan->nmod, o = it * stride * esz;
+        if (plan->width == NTT_U32)
+            ntt_cpu_polymul_item_u32(plan, (char *)c + o, lc, (const char *)a + o, la,
+                                     (const char *)b + o, lb, io64, &d->m32[mi], d->ws);
+        else
+            ntt_cpu_polymul_item_u64(plan, (char *)c + o, lc, (const char *)a + o, la,
+                                     (const char *)b + o, lb, io64, &d->m64[mi], d->ws);
+    }
+    return NTT_OK;
+}

@@ -1,0 +1,53 @@
+/* What the CPU backends (scalar.c, avx2.c, openmp.c) share: the per-modulus
+   tables, the kernel-table interface, the depth-first drivers and the plan
+   data.  Not installed. */
+#ifndef NTT_CPU_H
+#define NTT_CPU_H
+
+#include "../core/internal.h"
+
+#define T uint32_t
+#define SFX(name) name##_u32
+#include "cpu_types.h"
+#undef T
+#undef SFX
+
+#define T uint64_t
+#define SFX(name) name##_u64
+#include "cpu_types.h"
+#undef T
+#undef SFX
+
+/* plan->backend_data of every CPU backend. */
+typedef struct {
+    mod_u32 *m32;  /* plan->nmod entries, for u32 plans */
+    mod_u64 *m64;  /* ... for u64 plans */
+    void *ws;      /* nws polymul workspaces of 2n elements each */
+    size_t nws;
+} ntt_cpu_data;
+
+/* The kernels a backend runs a modulus with (the plan's modmul resolved). */
+typedef struct {
+    const kern_u32 *(*k32)(const ntt_plan *plan, const ntt_modulus *m);
+    const kern_u64 *(*k64)(const ntt_plan *plan, const ntt_modulus *m);
+} ntt_cpu_kernel_choice;
+
+/* Builds the tables of every modulus with the chosen kernels and nws
+   workspaces; cleans up after itself on failure. */
+ntt_status ntt_cpu_plan_init(ntt_plan *plan, const ntt_cpu_kernel_choice *kc, size_t nws);
+void ntt_cpu_plan_free(ntt_plan *plan);
+
+/* Span of the inverse root kernel: n/2 positions when log2 n is odd, else
+   n/4. */
+static inline size_t ntt_cpu_root_span(size_t n) { return ntt_log2(n) & 1 ? n / 2 : n / 4; }
+
+/* The serial batch loops (item i uses modulus i % nmod), for the ops tables
+   of the serial backends. */
+ntt_status ntt_cpu_forward(ntt_plan *plan, void *a, size_t count, size_t stride);
+ntt_status ntt_cpu_inverse(ntt_plan *plan, void *a, size_t count, size_t stride);
+ntt_status ntt_cpu_pointwise(ntt_plan *plan, void *c, const void *a, const void *b, size_t count,
+                             size_t stride);
+ntt_status ntt_cpu_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
+                           const void *b, size_t lb, size_t count, size_t stride, bool io64);
+
+#endif /* NTT_CPU_H */

@@ -1,0 +1,318 @@
+/*
+ * Width-generic part of cpu.c, included once per element width with
+ *   T     element type (uint32_t / uint64_t)
+ *   SFX   name suffix macro
+ *   W64   1 for the 64-bit instance
+ *
+ * What every CPU backend shares: the per-modulus tables, the depth-first
+ * drivers (a block larger than the kernels' leaf block gets one radix-4
+ * pass, then its four quarters recursively, so every level below the top
+ * few runs in L1), the zero-padded load, the item-level operations and the
+ * reports' baseline.  Kernels are reached through M->K only.
+ */
+
+/* ---- depth-first drivers --------------------------------------------------- */
+
+/* In a cyclic plan the leftmost node of every level, a power of two, has
+   twiddle 1. */
+static bool SFX(one)(const SFX(mod) *M, size_t i) { return M->cyclic && (i & (i - 1)) == 0; }
+
+/* Subtree of node i over a[0 .. L): two levels over the whole block, then
+   the four quarter blocks depth-first, until a block fits the kernels' leaf
+   block. */
+void SFX(ntt_cpu_fwd_tree)(T *a, size_t L, size_t i, const SFX(mod) *M)
+{
+    const SFX(kern) *K = M->K;
+    if (L <= K->block) {
+        K->fwd_small(a, L, i, M);
+        return;
+    }
+    const size_t q = L / 4;
+    (SFX(one)(M, i) ? K->fwd4one : K->fwd4)(a, q, q, i, M);
+    for (size_t g = 0; g < 4; g++) SFX(ntt_cpu_fwd_tree)(a + g * q, q, 4 * i + g, M);
+}
+
+void SFX(ntt_cpu_inv_tree)(T *a, size_t L, size_t i, const SFX(mod) *M)
+{
+    const SFX(kern) *K = M->K;
+    if (L <= K->block) {
+        K->inv_small(a, L, i, M);
+        return;
+    }
+    const size_t q = L / 4;
+    for (size_t g = 0; g < 4; g++) SFX(ntt_cpu_inv_tree)(a + g * q, q, 4 * i + g, M);
+    (SFX(one)(M, i) ? K->inv4one : K->inv4)(a, q, q, i, M);
+}
+
+void SFX(ntt_cpu_inv_below_root)(T *a, size_t n, const SFX(mod) *M)
+{
+    if (ntt_log2(n) & 1) {
+        if (n >= 4) {
+            SFX(ntt_cpu_inv_tree)(a, n / 2, 2, M);
+            SFX(ntt_cpu_inv_tree)(a + n / 2, n / 2, 3, M);
+        }
+    } else {
+        for (size_t g = 0; g < 4 && n >= 8; g++)
+            SFX(ntt_cpu_inv_tree)(a + g * (n / 4), n / 4, 4 + g, M);
+    }
+}
+
+void SFX(ntt_cpu_fwd_padded)(T *dst, const void *src, bool src64, size_t len, size_t n,
+                             const SFX(mod) *M)
+{
+    const uint64_t *s64 = src;
+    const T *sT = src;
+    if (len <= n / 2) {
+        const size_t h = n / 2;
+        if (src64)
+            for (size_t j = 0; j < len; j++) dst[j] = dst[j + h] = (T)s64[j];
+        else
+            for (size_t j = 0; j < len; j++) dst[j] = dst[j + h] = sT[j];
+        for (size_t j = len; j < h; j++) dst[j] = dst[j + h] = 0;
+        if (h >= 2) {
+            SFX(ntt_cpu_fwd_tree)(dst, h, 2, M);
+            SFX(ntt_cpu_fwd_tree)(dst + h, h, 3, M);
+        }
+        return;
+    }
+    if (src64)
+        for (size_t j = 0; j < len; j++) dst[j] = (T)s64[j];
+    else if (dst != sT)
+        memcpy(dst, sT, len * sizeof(T));
+    memset(dst + len, 0, (n - len) * sizeof(T));
+    SFX(ntt_cpu_fwd_tree)(dst, n, 1, M);
+}
+
+/* ---- baseline: the course reports' design -------------------------------
+ * Bit-reversal permutation, then radix-2 DIT stages whose twiddles are
+ * powers computed as the loop goes, % for every reduction.  Natural-order
+ * input and output.                                                         */
+
+void SFX(ntt_cpu_bitrev_permute)(T *a, size_t n)
+{
+    for (size_t i = 1, j = 0; i < n; i++) {
+        size_t bit = n >> 1;
+        for (; j & bit; bit >>= 1) j ^= bit;
+        j ^= bit;
+        if (i < j) { T t = a[i]; a[i] = a[j]; a[j] = t; }
+    }
+}
+
+NTT_INLINE T SFX(mulmod)(T a, T b, T p)
+{
+#if W64
+    return (T)(((ntt_u128)a * b) % p);
+#else
+    return (T)(((uint64_t)a * b) % p);
+#endif
+}
+
+/* Cyclic DIT with root of order n, a already bit-reversed; output natural. */
+static void SFX(baseline_dit)(T *a, size_t n, T omega, T p)
+{
+    for (size_t len = 2; len <= n; len <<= 1) {
+        T wlen = (T)ntt_powmod(omega, n / len, p);
+        for (size_t i = 0; i < n; i += len) {
+            T w = 1;
+            for (size_t j = 0; j < len / 2; j++) {
+                T u = a[i + j];
+                T v = SFX(mulmod)(a[i + j + len / 2], w, p);
+                a[i + j] = (T)((u + v) % p);
+                a[i + j + len / 2] = (T)((u - v + p) % p);
+                w = SFX(mulmod)(w, wlen, p);
+            }
+        }
+    }
+}
+
+/* Baseline forward/inverse over one item, honouring the plan's spectrum
+   order and the negacyclic twist (a pre-/post-multiplication by powers of
+   psi, the root of order 2n, whose square is the cyclic root). */
+static void SFX(baseline_forward)(T *a, size_t n, bool nega, bool natural, const SFX(mod) *M)
+{
+    const T p = M->c.p;
+    T omega = M->root;
+    if (nega) {
+        T t = 1;
+        for (size_t j = 0; j < n; j++) { a[j] = SFX(mulmod)(a[j], t, p); t = SFX(mulmod)(t, M->root, p); }
+        omega = SFX(mulmod)(M->root, M->root, p);
+    }
+    SFX(ntt_cpu_bitrev_permute)(a, n);
+    SFX(baseline_dit)(a, n, omega, p);
+    if (!natural) SFX(ntt_cpu_bitrev_permute)(a, n);
+}
+
+static void SFX(baseline_inverse)(T *a, size_t n, bool nega, bool natural, const SFX(mod) *M)
+{
+    const T p = M->c.p;
+    T psi_inv = (T)ntt_invmod(M->root, p);
+    T omega_inv = nega ? SFX(mulmod)(psi_inv, psi_inv, p) : psi_inv;
+    /* DIT wants bit-reversed input: a bit-reversed spectrum already is. */
+    if (natural) SFX(ntt_cpu_bitrev_permute)(a, n);
+    SFX(baseline_dit)(a, n, omega_inv, p);
+    T ninv = (T)ntt_invmod(n % p, p);
+    T t = ninv;
+    for (size_t j = 0; j < n; j++) {
+        a[j] = SFX(mulmod)(a[j], t, p);
+        if (nega) t = SFX(mulmod)(t, psi_inv, p);
+    }
+}
+
+/* ---- plan set-up -------------------------------------------------------- */
+
+/* Twiddle w with its companion for `kind`; X carries what computing the
+   companions quickly needs. */
+typedef struct {
+    ntt_shoup_ctx sc;
+    uint64_t r, rq; /* R mod p and its 64-bit Shoup companion */
+} SFX(mkctx);
+
+static void SFX(mkctx_init)(SFX(mkctx) *X, const ntt_modulus *cm)
+{
+    ntt_shoup_ctx_init(&X->sc, cm->p);
+    X->r = cm->r_mod;
+    X->rq = ntt_shoup_pre_fast(&X->sc, cm->r_mod);
+}
+
+static SFX(tw) SFX(make_tw)(uint64_t w, const SFX(mkctx) *X, ntt_modmul kind)
+{
+    SFX(tw) r;
+    r.w = (T)w;
+    switch (kind) {
+#if W64
+    case NTT_MODMUL_SHOUP: r.x = ntt_shoup_pre_fast(&X->sc, w); break;
+#else
+    case NTT_MODMUL_SHOUP: r.x = (T)(ntt_shoup_pre_fast(&X->sc, w) >> 32); break;
+#endif
+    case NTT_MODMUL_MONTGOMERY:
+        r.x = (T)ntt_csub64(ntt_shoup64(w, X->r, X->rq, X->sc.p), X->sc.p);
+        break;
+    default: r.x = 0; break;
+    }
+    return r;
+}
+
+ntt_status SFX(ntt_cpu_mod_init)(SFX(mod) *M, const ntt_modulus *cm, size_t n, ntt_modmul kind,
+                                 bool tables)
+{
+    memset(M, 0, sizeof *M);
+    const uint64_t p = cm->p;
+    SFX(mkctx) X;
+    SFX(mkctx_init)(&X, cm);
+    M->c.p = (T)p;
+    M->c.p2 = (T)(2 * p);
+    M->c.pinv = (T)cm->pinv;
+    M->c.mu = cm->mu;
+    M->c.k = cm->k;
+    M->root = (T)cm->root;
+    M->cyclic = cm->w && n >= 2 && cm->w[1] == 1;
+    if (tables) {
+        M->fw = ntt_aligned_alloc(n * sizeof(T));
+        M->fwx = ntt_aligned_alloc(n * sizeof(T));
+        M->iw = ntt_aligned_alloc(n * sizeof(T));
+        M->iwx = ntt_aligned_alloc(n * sizeof(T));
+        if (!M->fw || !M->fwx || !M->iw || !M->iwx) return NTT_ENOMEM;
+        M->fw[0] = M->fwx[0] = M->iw[0] = M->iwx[0] = 0;
+        for (size_t i = 1; i < n; i++) {
+            SFX(tw) f = SFX(make_tw)(cm->w[i], &X, kind), v = SFX(make_tw)(cm->winv[i], &X, kind);
+            M->fw[i] = f.w;
+            M->fwx[i] = f.x;
+            M->iw[i] = v.w;
+            M->iwx[i] = v.x;
+        }
+    }
+    /* F^-1: mul2 leaves a factor R^-1 for the Montgomery-based kinds. */
+    const bool redc = kind == NTT_MODMUL_MONTGOMERY || kind == NTT_MODMUL_SHOUP;
+    const uint64_t finv = redc ? cm->r_mod : 1 % p;
+    const uint64_t w1 = n >= 2 ? cm->winv[1] : 1;
+    const uint64_t s = cm->n_inv, sm = ntt_mulmod_slow(s, finv, p);
+    M->s_inv = SFX(make_tw)(s, &X, kind);
+    M->s1_inv = SFX(make_tw)(ntt_mulmod_slow(s, w1, p), &X, kind);
+    M->s_mul = SFX(make_tw)(sm, &X, kind);
+    M->s1_mul = SFX(make_tw)(ntt_mulmod_slow(sm, w1, p), &X, kind);
+    M->fix = SFX(make_tw)(finv, &X, kind);
+    return NTT_OK;
+}
+
+void SFX(ntt_cpu_mod_free)(SFX(mod) *M)
+{
+    ntt_aligned_free(M->fw);
+    ntt_aligned_free(M->fwx);
+    ntt_aligned_free(M->iw);
+    ntt_aligned_free(M->iwx);
+    M->fw = M->fwx = M->iw = M->iwx = NULL;
+}
+
+/* ---- item-level operations ---------------------------------------------- */
+
+void SFX(ntt_cpu_forward_item)(const ntt_plan *plan, T *a, const SFX(mod) *M)
+{
+    const size_t n = plan->n;
+    const bool natural = (plan->flags & NTT_FLAG_NATURAL_ORDER) != 0;
+    if (plan->variant == NTT_VARIANT_BASELINE) {
+        SFX(baseline_forward)(a, n, (plan->flags & NTT_FLAG_NEGACYCLIC) != 0, natural, M);
+        return;
+    }
+    SFX(ntt_cpu_fwd_tree)(a, n, 1, M);
+    M->K->reduce(a, n, M);
+    if (natural) SFX(ntt_cpu_bitrev_permute)(a, n);
+}
+
+void SFX(ntt_cpu_inverse_item)(const ntt_plan *plan, T *a, const SFX(mod) *M)
+{
+    const size_t n = plan->n;
+    const bool natural = (plan->flags & NTT_FLAG_NATURAL_ORDER) != 0;
+    if (plan->variant == NTT_VARIANT_BASELINE) {
+        SFX(baseline_inverse)(a, n, (plan->flags & NTT_FLAG_NEGACYCLIC) != 0, natural, M);
+        return;
+    }
+    if (natural) SFX(ntt_cpu_bitrev_permute)(a, n);
+    SFX(ntt_cpu_inv_below_root)(a, n, M);
+    M->K->inv_root(a, a, n, n, 0, ntt_cpu_root_span(n), M->s_inv, M->s1_inv, M);
+}
+
+void SFX(ntt_cpu_pointwise_item)(const ntt_plan *plan, T *c, const T *a, const T *b,
+                                 const SFX(mod) *M)
+{
+    const size_t n = plan->n;
+    if (plan->variant == NTT_VARIANT_BASELINE) {
+        for (size_t j = 0; j < n; j++) c[j] = SFX(mulmod)(a[j], b[j], M->c.p);
+        return;
+    }
+    M->K->pointwise_full(c, a, b, n, M);
+}
+
+void SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
+                               const void *b, size_t lb, bool io64, const SFX(mod) *M, T *ws)
+{
+    const size_t n = plan->n;
+    T *A = ws, *B = ws + n;
+    if (plan->variant == NTT_VARIANT_BASELINE) {
+        const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
+        for (size_t j = 0; j < n; j++) {
+            A[j] = j >= la ? 0 : io64 ? (T)((const uint64_t *)a)[j] : ((const T *)a)[j];
+            B[j] = j >= lb ? 0 : io64 ? (T)((const uint64_t *)b)[j] : ((const T *)b)[j];
+        }
+        /* As the reports do it: natural-order spectra, a bit-reversal pass
+           before each of the three DIT transforms. */
+        SFX(baseline_forward)(A, n, nega, true, M);
+        SFX(baseline_forward)(B, n, nega, true, M);
+        for (size_t j = 0; j < n; j++) A[j] = SFX(mulmod)(A[j], B[j], M->c.p);
+        SFX(baseline_inverse)(A, n, nega, true, M);
+        for (size_t j = 0; j < lc; j++) {
+            if (io64) ((uint64_t *)c)[j] = A[j];
+            else ((T *)c)[j] = A[j];
+        }
+        return;
+    }
+    const SFX(kern) *K = M->K;
+    SFX(ntt_cpu_fwd_padded)(A, a, io64, la, n, M);
+    if (b == a && lb == la) {
+        K->pointwise(A, A, A, n, M);
+    } else {
+        SFX(ntt_cpu_fwd_padded)(B, b, io64, lb, n, M);
+        K->pointwise(A, A, B, n, M);
+    }
+    SFX(ntt_cpu_inv_below_root)(A, n, M);
+    (io64 ? K->inv_root64 : K->inv_root)(A, c, n, lc, 0, ntt_cpu_root_span(n), M->s_mul, M->s1_mul, M);
+}

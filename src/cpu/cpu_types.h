@@ -1,0 +1,102 @@
+/*
+ * Width-generic types and entry points shared by the CPU backends, included
+ * by cpu.h once per element width with
+ *   T     element type (uint32_t / uint64_t)
+ *   SFX   name suffix macro
+ *
+ * A kernel table (kern) is one instruction set's implementation of the
+ * building blocks for one modmul kind; the depth-first drivers (cpu.c) and
+ * the threaded ones (openmp.c) only call kernels through it, so every CPU
+ * backend shares the traversal, the tables and the item-level logic.
+ */
+
+/* A twiddle with its kind-specific companion: the Shoup quotient, or the
+   Montgomery form w*R mod p. */
+typedef struct { T w, x; } SFX(tw);
+
+/* Arithmetic constants.  Kernels copy them into a local (by value) so that
+   stores to the data, which may alias any T in memory, do not force the
+   compiler to reload them. */
+typedef struct {
+    T p, p2;          /* p, 2p */
+    T pinv;           /* -p^-1 mod R */
+    uint64_t mu;      /* Barrett */
+    unsigned k;
+} SFX(cst);
+
+struct SFX(kern);
+
+/* One modulus of a plan, as the CPU kernels see it. */
+typedef struct SFX(mod) {
+    SFX(cst) c;
+    /* Tree-order tables, index 1..n-1: values and companions. */
+    T *fw, *fwx, *iw, *iwx;
+    SFX(tw) s_inv, s1_inv;   /* n^-1 and winv[1]*n^-1: ntt_inverse */
+    SFX(tw) s_mul, s1_mul;   /* the same times F^-1: polymul (see mul2) */
+    SFX(tw) fix;             /* F^-1: public pointwise */
+    bool cyclic;             /* node 2^k has twiddle 1 */
+    T root;                  /* root used by the baseline variant */
+    const struct SFX(kern) *K; /* the kernels that run this modulus */
+} SFX(mod);
+
+/*
+ * Ranges: forward values live in [0, 4p), inverse values in [0, 2p).
+ * Node numbering is the tree order of internal.h.
+ */
+typedef struct SFX(kern) {
+    /* Length of the blocks that fwd_small / inv_small finish alone; the
+       drivers split larger blocks with radix-4 passes. */
+    size_t block;
+    /* Two forward levels (node i; nodes 2i, 2i+1) on a block whose quarters
+       start q apart, for the positions j in [0, cnt) of each quarter.
+       fwd4one: the same when node i's twiddle is 1. */
+    void (*fwd4)(T *a, size_t q, size_t cnt, size_t i, const SFX(mod) *M);
+    void (*fwd4one)(T *a, size_t q, size_t cnt, size_t i, const SFX(mod) *M);
+    /* The whole forward subtree of node i on a block of length L <= block. */
+    void (*fwd_small)(T *a, size_t L, size_t i, const SFX(mod) *M);
+    void (*inv4)(T *a, size_t q, size_t cnt, size_t i, const SFX(mod) *M);
+    void (*inv4one)(T *a, size_t q, size_t cnt, size_t i, const SFX(mod) *M);
+    void (*inv_small)(T *a, size_t L, size_t i, const SFX(mod) *M);
+    /* The inverse root level(s) (one when log2 n is odd, else two) times the
+       scale s (s1 = s * winv[1] for the upper half), fully reduced into
+       out[0 .. lc) (T, or uint64_t for inv_root64); only the positions j in
+       [j0, j1) of the root's span (n/2 or n/4, see ntt_cpu_root_span). */
+    void (*inv_root)(T *a, void *out, size_t n, size_t lc, size_t j0, size_t j1, SFX(tw) s,
+                     SFX(tw) s1, const SFX(mod) *M);
+    void (*inv_root64)(T *a, void *out, size_t n, size_t lc, size_t j0, size_t j1, SFX(tw) s,
+                       SFX(tw) s1, const SFX(mod) *M);
+    /* Lazy product for polymul: a, b in [0, 4p) -> a*b*F in [0, 2p). */
+    void (*pointwise)(T *c, const T *a, const T *b, size_t len, const SFX(mod) *M);
+    /* Public product: a, b in [0, p) -> a*b in [0, p). */
+    void (*pointwise_full)(T *c, const T *a, const T *b, size_t len, const SFX(mod) *M);
+    /* [0, 4p) -> [0, p). */
+    void (*reduce)(T *a, size_t len, const SFX(mod) *M);
+} SFX(kern);
+
+/* ---- scalar.c: the portable kernels ---- */
+const SFX(kern) *SFX(ntt_scalar_kernels)(ntt_modmul kind);
+
+/* ---- cpu.c: tables and drivers ---- */
+ntt_status SFX(ntt_cpu_mod_init)(SFX(mod) *M, const ntt_modulus *cm, size_t n, ntt_modmul kind,
+                                 bool tables);
+void SFX(ntt_cpu_mod_free)(SFX(mod) *M);
+/* Depth-first forward subtree of node i on a[0 .. L), values [0, 4p). */
+void SFX(ntt_cpu_fwd_tree)(T *a, size_t L, size_t i, const SFX(mod) *M);
+void SFX(ntt_cpu_inv_tree)(T *a, size_t L, size_t i, const SFX(mod) *M);
+/* Copies src (len <= n values, zero above; uint64_t when src64, else T)
+   into dst and runs the forward transform.  When len <= n/2 the root level
+   has a zero upper half, so it is a copy into both halves. */
+void SFX(ntt_cpu_fwd_padded)(T *dst, const void *src, bool src64, size_t len, size_t n,
+                             const SFX(mod) *M);
+/* Inverse of the whole array except the root level(s) that inv_root does. */
+void SFX(ntt_cpu_inv_below_root)(T *a, size_t n, const SFX(mod) *M);
+/* Serial item-level operations (M is the item's modulus). */
+void SFX(ntt_cpu_forward_item)(const ntt_plan *plan, T *a, const SFX(mod) *M);
+void SFX(ntt_cpu_inverse_item)(const ntt_plan *plan, T *a, const SFX(mod) *M);
+void SFX(ntt_cpu_pointwise_item)(const ntt_plan *plan, T *c, const T *a, const T *b,
+                                 const SFX(mod) *M);
+/* c[0..lc) = a * b mod (x^n -+ 1); io64: the arrays are uint64_t; ws holds
+   2n elements. */
+void SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
+                               const void *b, size_t lb, bool io64, const SFX(mod) *M, T *ws);
+void SFX(ntt_cpu_bitrev_permute)(T *a, size_t n);
