@@ -101,16 +101,23 @@ typedef struct ntt_backend_ops {
 } ntt_backend_ops;
 
 extern const ntt_backend_ops ntt_scalar_ops;
+/* The CRT primes of ntt_polymul_mod on these backends, which multiply
+   fastest below 2^51 (see polymul_mod.c, crt_set). */
 #ifdef NTT_HAVE_AVX2
 extern const ntt_backend_ops ntt_avx2_ops;
+size_t ntt_avx2_crt_primes(const uint64_t **q);
 #endif
 #ifdef NTT_HAVE_OPENMP
 extern const ntt_backend_ops ntt_openmp_ops;
+size_t ntt_openmp_crt_primes(const uint64_t **q);
 #endif
 #ifdef NTT_HAVE_CUDA
 extern const ntt_backend_ops ntt_cuda_ops;
 ntt_status ntt_cuda_get_info_impl(ntt_cuda_info *info);
 #endif
+
+/* polymul_mod.c: the default CRT primes. */
+extern const uint64_t ntt_crt_primes[3];
 
 /* dispatch.c */
 const ntt_backend_ops *ntt_backend_lookup(ntt_backend b);
@@ -129,5 +136,7 @@ void *ntt_aligned_alloc(size_t bytes);   /* 64-byte aligned, NULL on failure */
 void ntt_aligned_free(void *p);
 unsigned ntt_log2(size_t n);             /* n a power of two */
 size_t ntt_bitrev(size_t x, unsigned bits);
+/* 1 if some a[i] >= p (cpu.c: AVX2 when the CPU has it). */
+bool ntt_any_geq_u64(const uint64_t *a, size_t len, uint64_t p);
 
 #endif /* NTT_INTERNAL_H */

@@ -7,10 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The CRT primes: the largest primes below 2^62 with 2^32 | q-1, in
-   descending order (tests recompute them with ntt_find_prime(62, 32, i)).
+/* The default CRT primes: the largest primes below 2^62 with 2^32 | q-1,
+   in descending order (tests recompute them with ntt_find_prime(62, 32, i)).
    Any two have a product above 2^123.99, any three above 2^185.99, which
-   exceeds min(la,lb) (p-1)^2 < 2^30 * 2^126 for every admissible input. */
+   exceeds min(la,lb) (p-1)^2 < 2^30 * 2^126 for every admissible input.
+   A backend may multiply over a set of its own (crt_set). */
 const uint64_t ntt_crt_primes[3] = {4611685941117976577ull, 4611685692009873409ull,
                                     4611685606110527489ull};
 
@@ -155,74 +156,121 @@ static ntt_status direct(uint64_t *c, const uint64_t *a, size_t la, const uint64
     return s;
 }
 
-/* x in [0, 2^63) reduced modulo q > 2^61: at most three times q fits. */
+/* x mod q for any x < 2^64: a Shoup product by 1, [0, 2q), then one
+   subtraction. */
 static void reduce_into(uint64_t *dst, const uint64_t *src, size_t len, uint64_t q)
 {
-    for (size_t i = 0; i < len; i++) dst[i] = ntt_csub64(ntt_csub64(src[i], 2 * q), q);
+    const uint64_t oneq = ntt_shoup_pre64(1, q);
+    for (size_t i = 0; i < len; i++) dst[i] = ntt_csub64(ntt_shoup64(src[i], 1, oneq, q), q);
 }
 
-/* Garner: residues r[t][i] modulo the first t CRT primes -> c[i] mod p. */
-static void garner(uint64_t *c, uint64_t *const r[3], size_t t, size_t lc, uint64_t p)
+/* The CRT primes backend be multiplies fastest, *q set to them in
+   descending order; returns how many (at most CRT_MAX).  Every set shares
+   one bit length, has 2^30 | q-1 and exceeds 2^155 > min(la,lb) (p-1)^2
+   for every admissible input. */
+static size_t crt_set(ntt_backend be, const uint64_t **q)
 {
-    const uint64_t q1 = ntt_crt_primes[0], q2 = ntt_crt_primes[1], q3 = ntt_crt_primes[2];
-    /* y2 = (r2 - x1) / q1 mod q2 */
-    const uint64_t i12 = ntt_invmod(q1 % q2, q2), i12q = ntt_shoup_pre64(i12, q2);
-    /* y3 = (r3 - x1 - q1 y2) / (q1 q2) mod q3 */
-    const uint64_t q1m3 = q1 % q3, q1m3q = ntt_shoup_pre64(q1m3, q3);
-    const uint64_t i123 = ntt_invmod(ntt_mulmod_slow(q1 % q3, q2 % q3, q3), q3);
-    const uint64_t i123q = ntt_shoup_pre64(i123, q3);
-    /* x = x1 + q1 y2 + q1 q2 y3 (mod p) */
-    const uint64_t q1p = q1 % p, q1pq = ntt_shoup_pre64(q1p, p);
-    const uint64_t q12p = ntt_mulmod_slow(q1 % p, q2 % p, p), q12pq = ntt_shoup_pre64(q12p, p);
-    /* x1 mod p as a Shoup product by 1, avoiding a division per value. */
-    const uint64_t oneq = ntt_shoup_pre64(1, p);
+    switch (be) {
+#ifdef NTT_HAVE_AVX2
+    case NTT_BACKEND_AVX2: return ntt_avx2_crt_primes(q);
+#endif
+#ifdef NTT_HAVE_OPENMP
+    case NTT_BACKEND_OPENMP: return ntt_openmp_crt_primes(q);
+#endif
+    default: *q = ntt_crt_primes; return 3;
+    }
+}
+
+#define CRT_MAX 4
+
+/* Garner: residues r[k][i] modulo q[0 .. t) -> c[i] mod p.  Mixed radix:
+   x = y0 + q0 (y1 + q1 (y2 + ...)), y_k = (r_k - y_0 - q_0 y_1 - ...) /
+   (q_0 ... q_{k-1}) mod q_k, computed as ((r_k - y_0) / q_0 - y_1) / q_1 ...
+   The primes of a set share their bit length, so y_j < q_j < 2 q_k. */
+static void garner(uint64_t *c, uint64_t *const *r, const uint64_t *q, size_t t, size_t lc,
+                   uint64_t p)
+{
+    uint64_t inv[CRT_MAX][CRT_MAX], invq[CRT_MAX][CRT_MAX], qp[CRT_MAX], qpq[CRT_MAX];
+    for (size_t k = 0; k < t; k++)
+        for (size_t j = 0; j < k; j++) {
+            inv[j][k] = ntt_invmod(q[j] % q[k], q[k]);
+            invq[j][k] = ntt_shoup_pre64(inv[j][k], q[k]);
+        }
+    /* qp[k] = q_0 ... q_{k-1} mod p; qp[0] = 1 turns y0 into y0 mod p. */
+    qp[0] = 1 % p;
+    for (size_t k = 1; k < t; k++) qp[k] = ntt_mulmod_slow(qp[k - 1], q[k - 1] % p, p);
+    for (size_t k = 0; k < t; k++) qpq[k] = ntt_shoup_pre64(qp[k], p);
     for (size_t i = 0; i < lc; i++) {
-        const uint64_t x1 = r[0][i];
-        const uint64_t d2 = ntt_submod(r[1][i], ntt_csub64(x1, q2), q2);
-        const uint64_t y2 = ntt_csub64(ntt_shoup64(d2, i12, i12q, q2), q2);
-        uint64_t x = ntt_csub64(ntt_shoup64(x1, 1, oneq, p), p);
-        x = ntt_addmod(x, ntt_csub64(ntt_shoup64(y2, q1p, q1pq, p), p), p);
-        if (t == 3) {
-            uint64_t s3 = ntt_addmod(ntt_csub64(x1, q3),
-                                     ntt_csub64(ntt_shoup64(y2, q1m3, q1m3q, q3), q3), q3);
-            const uint64_t d3 = ntt_submod(r[2][i], s3, q3);
-            const uint64_t y3 = ntt_csub64(ntt_shoup64(d3, i123, i123q, q3), q3);
-            x = ntt_addmod(x, ntt_csub64(ntt_shoup64(y3, q12p, q12pq, p), p), p);
+        uint64_t y[CRT_MAX];
+        uint64_t x = 0;
+        for (size_t k = 0; k < t; k++) {
+            uint64_t v = r[k][i];
+            for (size_t j = 0; j < k; j++) {
+                v = ntt_submod(v, ntt_csub64(y[j], q[k]), q[k]);
+                v = ntt_csub64(ntt_shoup64(v, inv[j][k], invq[j][k], q[k]), q[k]);
+            }
+            y[k] = v;
+            x = ntt_addmod(x, ntt_csub64(ntt_shoup64(v, qp[k], qpq[k], p), p), p);
         }
         c[i] = x;
     }
 }
 
-/* How many CRT primes hold every coefficient of the exact product:
-   at most min(la,lb) (p-1)^2. */
-static size_t crt_count(size_t la, size_t lb, uint64_t p)
+/* How many CRT primes hold every coefficient of the exact product, at most
+   min(la,lb) (p-1)^2: the first t whose product exceeds it (compared in
+   64-bit limbs; the set always has enough). */
+static size_t crt_count(size_t la, size_t lb, uint64_t p, const uint64_t *q, size_t nq)
 {
-    const ntt_u128 q12 = (ntt_u128)ntt_crt_primes[0] * ntt_crt_primes[1];
+    uint64_t bound[4] = {0}, prod[5] = {1, 0, 0, 0, 0};
     const ntt_u128 sq = (ntt_u128)(p - 1) * (p - 1);
-    const size_t l = la < lb ? la : lb;
-    return sq <= (q12 - 1) / l ? 2 : 3;
+    const ntt_u128 lo = (ntt_u128)(uint64_t)sq * (la < lb ? la : lb);
+    const ntt_u128 hi = (ntt_u128)(uint64_t)(sq >> 64) * (la < lb ? la : lb) + (uint64_t)(lo >> 64);
+    bound[0] = (uint64_t)lo;
+    bound[1] = (uint64_t)hi;
+    bound[2] = (uint64_t)(hi >> 64);
+    for (size_t t = 1; t <= nq; t++) {
+        ntt_u128 carry = 0;
+        for (int w = 0; w < 5; w++) {
+            carry += (ntt_u128)prod[w] * q[t - 1];
+            prod[w] = (uint64_t)carry;
+            carry >>= 64;
+        }
+        /* prod > bound? */
+        int w = 4;
+        while (w > 0 && prod[w] == (w < 4 ? bound[w] : 0)) w--;
+        if (prod[w] > (w < 4 ? bound[w] : 0)) return t;
+    }
+    return nq;
 }
 
 static ntt_status via_crt(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b, size_t lb,
                           uint64_t p, size_t n, ntt_backend be, const ntt_plan_options *o)
 {
-    const size_t lc = la + lb - 1, t = crt_count(la, lb, p);
+    const uint64_t *q;
+    const size_t nq = crt_set(be, &q);
+    const size_t lc = la + lb - 1, t = crt_count(la, lb, p, q, nq);
     uint64_t *buf = malloc((t * lc + la + lb) * sizeof *buf);
     if (!buf) return NTT_ENOMEM;
-    uint64_t *r[3] = {buf, buf + lc, t == 3 ? buf + 2 * lc : NULL};
+    uint64_t *r[CRT_MAX];
+    for (size_t k = 0; k < t; k++) r[k] = buf + k * lc;
     uint64_t *ar = buf + t * lc, *br = ar + la;
     ntt_status s = NTT_OK;
     for (size_t k = 0; k < t && s == NTT_OK; k++) {
-        const uint64_t q = ntt_crt_primes[k];
-        reduce_into(ar, a, la, q);
-        reduce_into(br, b, lb, q);
+        /* Inputs below q need no copy. */
+        const uint64_t *ak = a, *bk = b;
+        if (p > q[k]) {
+            reduce_into(ar, a, la, q[k]);
+            reduce_into(br, b, lb, q[k]);
+            ak = ar;
+            bk = br;
+        }
         ntt_plan *plan;
-        s = plan_acquire(&plan, n, q, NTT_U64, be, o);
+        s = plan_acquire(&plan, n, q[k], NTT_U64, be, o);
         if (s != NTT_OK) break;
-        s = polymul_on_plan(plan, r[k], lc, ar, la, br, lb);
+        s = polymul_on_plan(plan, r[k], lc, ak, la, bk, lb);
         plan_release(plan, o);
     }
-    if (s == NTT_OK) garner(c, r, t, lc, p);
+    if (s == NTT_OK) garner(c, r, q, t, lc, p);
     free(buf);
     return s;
 }
@@ -249,10 +297,7 @@ ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la, const u
     if ((unsigned)o.modmul > NTT_MODMUL_SHOUP || (unsigned)o.variant > NTT_VARIANT_GPU_SHARED ||
         o.threads < 0)
         return NTT_EINVAL;
-    for (size_t i = 0; i < la; i++)
-        if (a[i] >= p) return NTT_ERANGE;
-    for (size_t i = 0; i < lb; i++)
-        if (b[i] >= p) return NTT_ERANGE;
+    if (ntt_any_geq_u64(a, la, p) || ntt_any_geq_u64(b, lb, p)) return NTT_ERANGE;
     if (backend == NTT_BACKEND_AUTO) backend = ntt_backend_resolve_auto();
     if (!ntt_backend_available(backend)) return NTT_EUNSUPPORTED;
     /* Decided here, not by the plan, so that the answer does not depend on

@@ -1,9 +1,27 @@
 /* What the CPU backends share: plan data, tables, depth-first drivers,
    item-level operations and the serial batch loops (see cpu.h). */
+/* madvise is an extension of POSIX. */
+#define _DEFAULT_SOURCE
 #include "cpu.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+void *ntt_cpu_alloc(size_t bytes)
+{
+    const size_t huge = (size_t)2 << 20;
+    void *p = NULL;
+    if (bytes >= huge) {
+        const size_t size = (bytes + huge - 1) / huge * huge;
+        if (posix_memalign(&p, huge, size) != 0) return NULL;
+#ifdef MADV_HUGEPAGE
+        (void)madvise(p, size, MADV_HUGEPAGE);
+#endif
+        return p;
+    }
+    return ntt_aligned_alloc(bytes);
+}
 
 #define T uint32_t
 #define SFX(name) name##_u32
@@ -21,6 +39,25 @@
 #undef SFX
 #undef W64
 
+bool ntt_any_geq_u64(const uint64_t *a, size_t len, uint64_t p)
+{
+#ifdef NTT_HAVE_AVX2
+    if (ntt_avx2_ops.available()) return ntt_avx2_any_geq_u64(a, len, p);
+#endif
+    /* The borrow of a - p, accumulated branch-free in blocks: SSE2 has no
+       64-bit compare, but this vectorizes. */
+    for (size_t i = 0; i < len;) {
+        const size_t e = len - i > 4096 ? i + 4096 : len;
+        uint64_t borrow = 0;
+        for (; i < e; i++) {
+            const uint64_t x = a[i], d = x - p;
+            borrow |= (~x & p) | ((~x | p) & d);
+        }
+        if (borrow >> 63) return true;
+    }
+    return false;
+}
+
 void ntt_cpu_plan_free(ntt_plan *plan)
 {
     ntt_cpu_data *d = plan->backend_data;
@@ -31,7 +68,7 @@ void ntt_cpu_plan_free(ntt_plan *plan)
     }
     free(d->m32);
     free(d->m64);
-    ntt_aligned_free(d->ws);
+    free(d->ws);
     free(d);
     plan->backend_data = NULL;
 }
@@ -44,7 +81,8 @@ ntt_status ntt_cpu_plan_init(ntt_plan *plan, const ntt_cpu_kernel_choice *kc, si
     const bool tables = plan->variant == NTT_VARIANT_FAST;
     const size_t elem = plan->width == NTT_U32 ? 4 : 8;
     d->nws = nws;
-    d->ws = ntt_aligned_alloc(nws * 2 * plan->n * elem);
+    d->threads = 1;
+    d->ws = ntt_cpu_alloc(nws * 2 * plan->n * elem);
     if (plan->width == NTT_U32)
         d->m32 = calloc(plan->nmod, sizeof *d->m32);
     else
@@ -57,11 +95,17 @@ ntt_status ntt_cpu_plan_init(ntt_plan *plan, const ntt_cpu_kernel_choice *kc, si
         const ntt_modulus *cm = &plan->mod[i];
         ntt_status s;
         if (plan->width == NTT_U32) {
-            s = ntt_cpu_mod_init_u32(&d->m32[i], cm, plan->n, plan->modmul, tables);
-            d->m32[i].K = kc->k32(plan, cm);
+            mod_u32 *M = &d->m32[i];
+            s = ntt_cpu_mod_init_u32(M, cm, plan->n, plan->modmul, tables);
+            M->K = kc->k32(plan, cm);
+            if (M->K->min_n > plan->n) M->K = ntt_scalar_kernels_u32(plan->modmul);
+            if (s == NTT_OK && tables && M->K->arrange) M->K->arrange(M, plan->n);
         } else {
-            s = ntt_cpu_mod_init_u64(&d->m64[i], cm, plan->n, plan->modmul, tables);
-            d->m64[i].K = kc->k64(plan, cm);
+            mod_u64 *M = &d->m64[i];
+            s = ntt_cpu_mod_init_u64(M, cm, plan->n, plan->modmul, tables);
+            M->K = kc->k64(plan, cm);
+            if (M->K->min_n > plan->n) M->K = ntt_scalar_kernels_u64(plan->modmul);
+            if (s == NTT_OK && tables && M->K->arrange) M->K->arrange(M, plan->n);
         }
         if (s != NTT_OK) {
             ntt_cpu_plan_free(plan);

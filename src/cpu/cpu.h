@@ -6,6 +6,18 @@
 
 #include "../core/internal.h"
 
+void *ntt_cpu_alloc(size_t bytes);
+
+/* The subtrees below the inverse root kernel's levels: nodes 2, 3 when
+   log2 n is odd, else nodes 4 .. 7 (none when n < 4).  Returns their count,
+   the first one's node; *len is their length. */
+static inline size_t ntt_cpu_root_children(size_t n, size_t *len)
+{
+    if (n < 4) return *len = 0;
+    if (ntt_log2(n) & 1) return *len = n / 2, 2;
+    return *len = n / 4, 4;
+}
+
 #define T uint32_t
 #define SFX(name) name##_u32
 #include "cpu_types.h"
@@ -24,6 +36,7 @@ typedef struct {
     mod_u64 *m64;  /* ... for u64 plans */
     void *ws;      /* nws polymul workspaces of 2n elements each */
     size_t nws;
+    int threads;   /* the OpenMP backend's thread count; 1 elsewhere */
 } ntt_cpu_data;
 
 /* The kernels a backend runs a modulus with (the plan's modmul resolved). */
@@ -31,6 +44,12 @@ typedef struct {
     const kern_u32 *(*k32)(const ntt_plan *plan, const ntt_modulus *m);
     const kern_u64 *(*k64)(const ntt_plan *plan, const ntt_modulus *m);
 } ntt_cpu_kernel_choice;
+
+/* Each serial backend's choice; the OpenMP backend runs the best one. */
+extern const ntt_cpu_kernel_choice ntt_scalar_kernel_choice;
+#ifdef NTT_HAVE_AVX2
+extern const ntt_cpu_kernel_choice ntt_avx2_kernel_choice;
+#endif
 
 /* Builds the tables of every modulus with the chosen kernels and nws
    workspaces; cleans up after itself on failure. */
@@ -49,5 +68,10 @@ ntt_status ntt_cpu_pointwise(ntt_plan *plan, void *c, const void *a, const void 
                              size_t stride);
 ntt_status ntt_cpu_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
                            const void *b, size_t lb, size_t count, size_t stride, bool io64);
+
+#ifdef NTT_HAVE_AVX2
+/* avx2.c */
+bool ntt_avx2_any_geq_u64(const uint64_t *a, size_t len, uint64_t p);
+#endif
 
 #endif /* NTT_CPU_H */

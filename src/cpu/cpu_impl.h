@@ -20,67 +20,108 @@ static bool SFX(one)(const SFX(mod) *M, size_t i) { return M->cyclic && (i & (i 
 /* Subtree of node i over a[0 .. L): two levels over the whole block, then
    the four quarter blocks depth-first, until a block fits the kernels' leaf
    block. */
-void SFX(ntt_cpu_fwd_tree)(T *a, size_t L, size_t i, const SFX(mod) *M)
+void SFX(ntt_cpu_fwd_tree)(T *a, size_t L, size_t i, const SFX(mod) *M, bool perm)
 {
     const SFX(kern) *K = M->K;
     if (L <= K->block) {
-        K->fwd_small(a, L, i, M);
+        (perm ? K->fwd_small_p : K->fwd_small)(a, L, i, M);
         return;
     }
     const size_t q = L / 4;
     (SFX(one)(M, i) ? K->fwd4one : K->fwd4)(a, q, q, i, M);
-    for (size_t g = 0; g < 4; g++) SFX(ntt_cpu_fwd_tree)(a + g * q, q, 4 * i + g, M);
+    for (size_t g = 0; g < 4; g++) SFX(ntt_cpu_fwd_tree)(a + g * q, q, 4 * i + g, M, perm);
 }
 
-void SFX(ntt_cpu_inv_tree)(T *a, size_t L, size_t i, const SFX(mod) *M)
+void SFX(ntt_cpu_inv_tree)(T *a, size_t L, size_t i, const SFX(mod) *M, bool perm)
 {
     const SFX(kern) *K = M->K;
     if (L <= K->block) {
-        K->inv_small(a, L, i, M);
+        (perm ? K->inv_small_p : K->inv_small)(a, L, i, M);
         return;
     }
     const size_t q = L / 4;
-    for (size_t g = 0; g < 4; g++) SFX(ntt_cpu_inv_tree)(a + g * q, q, 4 * i + g, M);
+    for (size_t g = 0; g < 4; g++) SFX(ntt_cpu_inv_tree)(a + g * q, q, 4 * i + g, M, perm);
     (SFX(one)(M, i) ? K->inv4one : K->inv4)(a, q, q, i, M);
 }
 
-void SFX(ntt_cpu_inv_below_root)(T *a, size_t n, const SFX(mod) *M)
+void SFX(ntt_cpu_inv_below_root)(T *a, size_t n, const SFX(mod) *M, bool perm)
 {
     if (ntt_log2(n) & 1) {
         if (n >= 4) {
-            SFX(ntt_cpu_inv_tree)(a, n / 2, 2, M);
-            SFX(ntt_cpu_inv_tree)(a + n / 2, n / 2, 3, M);
+            SFX(ntt_cpu_inv_tree)(a, n / 2, 2, M, perm);
+            SFX(ntt_cpu_inv_tree)(a + n / 2, n / 2, 3, M, perm);
         }
     } else {
         for (size_t g = 0; g < 4 && n >= 8; g++)
-            SFX(ntt_cpu_inv_tree)(a + g * (n / 4), n / 4, 4 + g, M);
+            SFX(ntt_cpu_inv_tree)(a + g * (n / 4), n / 4, 4 + g, M, perm);
     }
+}
+
+void SFX(ntt_cpu_load_top)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
+                           size_t j1, const SFX(mod) *M)
+{
+    const SFX(kern) *K = M->K;
+    const uint64_t *s64 = src;
+    const T *sT = src;
+#define SRC(j) ((j) < len ? (src64 ? (T)s64[j] : sT[j]) : 0)
+    const bool pad = len <= n / 2, odd = (ntt_log2(n) & 1) != 0;
+    const size_t span = ntt_cpu_root_span(n), cnt = j1 - j0;
+    /* Segment k of the root span starts at k * span: two segments (the
+       halves) for an odd log2 n, else four (the quarters). */
+    const size_t segs = odd ? 2 : 4;
+    for (size_t k = 0; k < segs; k++) {
+        /* With zero padding the upper half repeats the lower one. */
+        const size_t from = (pad ? k % (segs / 2) : k) * span;
+        for (size_t j = j0; j < j1; j++) dst[k * span + j] = SRC(from + j);
+        if (K->to_internal) K->to_internal(dst + k * span + j0, cnt, M);
+    }
+#undef SRC
+    if (odd) {
+        if (!pad) K->fwd2(dst + j0, span, cnt, 1, M);
+    } else if (pad) {
+        K->fwd2(dst + j0, span, cnt, 2, M);
+        K->fwd2(dst + 2 * span + j0, span, cnt, 3, M);
+    } else {
+        (SFX(one)(M, 1) ? K->fwd4one : K->fwd4)(dst + j0, span, cnt, 1, M);
+    }
+}
+
+/* The kernels' load_top, else the generic one, over the whole span. */
+static void SFX(load_top)(T *dst, const void *src, bool src64, size_t len, size_t n,
+                          const SFX(mod) *M)
+{
+    (M->K->load_top ? M->K->load_top
+                    : SFX(ntt_cpu_load_top))(dst, src, src64, len, n, 0, ntt_cpu_root_span(n), M);
 }
 
 void SFX(ntt_cpu_fwd_padded)(T *dst, const void *src, bool src64, size_t len, size_t n,
                              const SFX(mod) *M)
 {
-    const uint64_t *s64 = src;
-    const T *sT = src;
-    if (len <= n / 2) {
-        const size_t h = n / 2;
-        if (src64)
-            for (size_t j = 0; j < len; j++) dst[j] = dst[j + h] = (T)s64[j];
-        else
-            for (size_t j = 0; j < len; j++) dst[j] = dst[j + h] = sT[j];
-        for (size_t j = len; j < h; j++) dst[j] = dst[j + h] = 0;
-        if (h >= 2) {
-            SFX(ntt_cpu_fwd_tree)(dst, h, 2, M);
-            SFX(ntt_cpu_fwd_tree)(dst + h, h, 3, M);
+    SFX(load_top)(dst, src, src64, len, n, M);
+    size_t L, nc = ntt_cpu_root_children(n, &L);
+    for (size_t g = 0; g < nc; g++) SFX(ntt_cpu_fwd_tree)(dst + g * L, L, nc + g, M, true);
+}
+
+void SFX(ntt_cpu_fused_tree)(T *b, const T *a, size_t L, size_t i, const SFX(mod) *M)
+{
+    const SFX(kern) *K = M->K;
+    if (L <= K->block) {
+        if (L < 2) {
+            K->pointwise(b, b, a, L, M);
+        } else if (K->mul_small) {
+            K->mul_small(b, a, L, i, M);
+        } else {
+            K->fwd_small_p(b, L, i, M);
+            K->pointwise(b, b, a, L, M);
+            K->inv_small_p(b, L, i, M);
         }
         return;
     }
-    if (src64)
-        for (size_t j = 0; j < len; j++) dst[j] = (T)s64[j];
-    else if (dst != sT)
-        memcpy(dst, sT, len * sizeof(T));
-    memset(dst + len, 0, (n - len) * sizeof(T));
-    SFX(ntt_cpu_fwd_tree)(dst, n, 1, M);
+    const size_t q = L / 4;
+    const bool one = SFX(one)(M, i);
+    (one ? K->fwd4one : K->fwd4)(b, q, q, i, M);
+    for (size_t g = 0; g < 4; g++) SFX(ntt_cpu_fused_tree)(b + g * q, a + g * q, q, 4 * i + g, M);
+    (one ? K->inv4one : K->inv4)(b, q, q, i, M);
 }
 
 /* ---- baseline: the course reports' design -------------------------------
@@ -207,11 +248,11 @@ ntt_status SFX(ntt_cpu_mod_init)(SFX(mod) *M, const ntt_modulus *cm, size_t n, n
     M->root = (T)cm->root;
     M->cyclic = cm->w && n >= 2 && cm->w[1] == 1;
     if (tables) {
-        M->fw = ntt_aligned_alloc(n * sizeof(T));
-        M->fwx = ntt_aligned_alloc(n * sizeof(T));
-        M->iw = ntt_aligned_alloc(n * sizeof(T));
-        M->iwx = ntt_aligned_alloc(n * sizeof(T));
-        if (!M->fw || !M->fwx || !M->iw || !M->iwx) return NTT_ENOMEM;
+        M->fw = ntt_cpu_alloc(4 * n * sizeof(T));
+        if (!M->fw) return NTT_ENOMEM;
+        M->fwx = M->fw + n;
+        M->iw = M->fw + 2 * n;
+        M->iwx = M->fw + 3 * n;
         M->fw[0] = M->fwx[0] = M->iw[0] = M->iwx[0] = 0;
         for (size_t i = 1; i < n; i++) {
             SFX(tw) f = SFX(make_tw)(cm->w[i], &X, kind), v = SFX(make_tw)(cm->winv[i], &X, kind);
@@ -236,10 +277,7 @@ ntt_status SFX(ntt_cpu_mod_init)(SFX(mod) *M, const ntt_modulus *cm, size_t n, n
 
 void SFX(ntt_cpu_mod_free)(SFX(mod) *M)
 {
-    ntt_aligned_free(M->fw);
-    ntt_aligned_free(M->fwx);
-    ntt_aligned_free(M->iw);
-    ntt_aligned_free(M->iwx);
+    free(M->fw);
     M->fw = M->fwx = M->iw = M->iwx = NULL;
 }
 
@@ -253,7 +291,8 @@ void SFX(ntt_cpu_forward_item)(const ntt_plan *plan, T *a, const SFX(mod) *M)
         SFX(baseline_forward)(a, n, (plan->flags & NTT_FLAG_NEGACYCLIC) != 0, natural, M);
         return;
     }
-    SFX(ntt_cpu_fwd_tree)(a, n, 1, M);
+    if (M->K->to_internal) M->K->to_internal(a, n, M);
+    SFX(ntt_cpu_fwd_tree)(a, n, 1, M, false);
     M->K->reduce(a, n, M);
     if (natural) SFX(ntt_cpu_bitrev_permute)(a, n);
 }
@@ -267,7 +306,8 @@ void SFX(ntt_cpu_inverse_item)(const ntt_plan *plan, T *a, const SFX(mod) *M)
         return;
     }
     if (natural) SFX(ntt_cpu_bitrev_permute)(a, n);
-    SFX(ntt_cpu_inv_below_root)(a, n, M);
+    if (M->K->to_internal) M->K->to_internal(a, n, M);
+    SFX(ntt_cpu_inv_below_root)(a, n, M, false);
     M->K->inv_root(a, a, n, n, 0, ntt_cpu_root_span(n), M->s_inv, M->s1_inv, M);
 }
 
@@ -307,12 +347,19 @@ void SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, const v
     }
     const SFX(kern) *K = M->K;
     SFX(ntt_cpu_fwd_padded)(A, a, io64, la, n, M);
+    T *R = A;
     if (b == a && lb == la) {
         K->pointwise(A, A, A, n, M);
+        SFX(ntt_cpu_inv_below_root)(A, n, M, true);
     } else {
-        SFX(ntt_cpu_fwd_padded)(B, b, io64, lb, n, M);
-        K->pointwise(A, A, B, n, M);
+        /* b's forward, the product and the inverse meet in each leaf block
+           while it is in L1. */
+        SFX(load_top)(B, b, io64, lb, n, M);
+        size_t L, nc = ntt_cpu_root_children(n, &L);
+        for (size_t g = 0; g < nc; g++)
+            SFX(ntt_cpu_fused_tree)(B + g * L, A + g * L, L, nc + g, M);
+        if (nc == 0) K->pointwise(B, B, A, n, M);
+        R = B;
     }
-    SFX(ntt_cpu_inv_below_root)(A, n, M);
-    (io64 ? K->inv_root64 : K->inv_root)(A, c, n, lc, 0, ntt_cpu_root_span(n), M->s_mul, M->s1_mul, M);
+    (io64 ? K->inv_root64 : K->inv_root)(R, c, n, lc, 0, ntt_cpu_root_span(n), M->s_mul, M->s1_mul, M);
 }

@@ -52,11 +52,20 @@ typedef struct SFX(kern) {
        fwd4one: the same when node i's twiddle is 1. */
     void (*fwd4)(T *a, size_t q, size_t cnt, size_t i, const SFX(mod) *M);
     void (*fwd4one)(T *a, size_t q, size_t cnt, size_t i, const SFX(mod) *M);
-    /* The whole forward subtree of node i on a block of length L <= block. */
+    /* One forward level (node i) over halves h apart, positions [0, cnt). */
+    void (*fwd2)(T *a, size_t h, size_t cnt, size_t i, const SFX(mod) *M);
+    void (*inv2)(T *a, size_t h, size_t cnt, size_t i, const SFX(mod) *M);
+    /* The whole forward subtree of node i on a block of length L <= block.
+       The _p forms leave (and inv_small_p takes) the spectrum in the
+       kernels' own order, a fixed permutation inside small blocks: only the
+       polymul path uses them, where the pointwise product does not care
+       about order. */
     void (*fwd_small)(T *a, size_t L, size_t i, const SFX(mod) *M);
+    void (*fwd_small_p)(T *a, size_t L, size_t i, const SFX(mod) *M);
     void (*inv4)(T *a, size_t q, size_t cnt, size_t i, const SFX(mod) *M);
     void (*inv4one)(T *a, size_t q, size_t cnt, size_t i, const SFX(mod) *M);
     void (*inv_small)(T *a, size_t L, size_t i, const SFX(mod) *M);
+    void (*inv_small_p)(T *a, size_t L, size_t i, const SFX(mod) *M);
     /* The inverse root level(s) (one when log2 n is odd, else two) times the
        scale s (s1 = s * winv[1] for the upper half), fully reduced into
        out[0 .. lc) (T, or uint64_t for inv_root64); only the positions j in
@@ -65,12 +74,31 @@ typedef struct SFX(kern) {
                      SFX(tw) s1, const SFX(mod) *M);
     void (*inv_root64)(T *a, void *out, size_t n, size_t lc, size_t j0, size_t j1, SFX(tw) s,
                        SFX(tw) s1, const SFX(mod) *M);
+    /* Optional (NULL: fwd_small_p, pointwise, inv_small_p): on a leaf block
+       (L <= block) of subtree i, b <- the inverse subtree of (the forward
+       subtree of b, values [0, 4p)) times a (a spectrum in the kernels'
+       order); leaves [0, 2p) for the levels above. */
+    void (*mul_small)(T *b, const T *a, size_t L, size_t i, const SFX(mod) *M);
+    /* Optional: ntt_cpu_load_top (which it may call for cases it does not
+       speed up). */
+    void (*load_top)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
+                     size_t j1, const SFX(mod) *M);
     /* Lazy product for polymul: a, b in [0, 4p) -> a*b*F in [0, 2p). */
     void (*pointwise)(T *c, const T *a, const T *b, size_t len, const SFX(mod) *M);
     /* Public product: a, b in [0, p) -> a*b in [0, p). */
     void (*pointwise_full)(T *c, const T *a, const T *b, size_t len, const SFX(mod) *M);
     /* [0, 4p) -> [0, p). */
     void (*reduce)(T *a, size_t len, const SFX(mod) *M);
+    /* Optional: converts len public values ([0, p)) in place into the
+       kernels' own representation, before a transform reads them (the
+       kernels' outputs, reduce and inv_root, are public values again). */
+    void (*to_internal)(T *a, size_t len, const SFX(mod) *M);
+    /* Optional: rearranges the plan's tree-order tables (n >= min_n) into
+       the order and form these kernels read them. */
+    void (*arrange)(SFX(mod) *M, size_t n);
+    /* Smallest plan size these kernels take; smaller plans run the scalar
+       kernels of the same kind. */
+    size_t min_n;
 } SFX(kern);
 
 /* ---- scalar.c: the portable kernels ---- */
@@ -80,16 +108,28 @@ const SFX(kern) *SFX(ntt_scalar_kernels)(ntt_modmul kind);
 ntt_status SFX(ntt_cpu_mod_init)(SFX(mod) *M, const ntt_modulus *cm, size_t n, ntt_modmul kind,
                                  bool tables);
 void SFX(ntt_cpu_mod_free)(SFX(mod) *M);
-/* Depth-first forward subtree of node i on a[0 .. L), values [0, 4p). */
-void SFX(ntt_cpu_fwd_tree)(T *a, size_t L, size_t i, const SFX(mod) *M);
-void SFX(ntt_cpu_inv_tree)(T *a, size_t L, size_t i, const SFX(mod) *M);
-/* Copies src (len <= n values, zero above; uint64_t when src64, else T)
-   into dst and runs the forward transform.  When len <= n/2 the root level
-   has a zero upper half, so it is a copy into both halves. */
+/* Depth-first forward subtree of node i on a[0 .. L), values [0, 4p);
+   perm: the kernels' own spectrum order (see fwd_small_p). */
+void SFX(ntt_cpu_fwd_tree)(T *a, size_t L, size_t i, const SFX(mod) *M, bool perm);
+void SFX(ntt_cpu_inv_tree)(T *a, size_t L, size_t i, const SFX(mod) *M, bool perm);
+/* dst <- src (len <= n values, zero above; uint64_t when src64, else T),
+   then the forward levels of the inverse root kernel's nodes (1, and 2, 3
+   when log2 n is even), for the positions [j0, j1) of the root span (see
+   ntt_cpu_root_span; j0, j1 multiples of 16 or the span's end).  When
+   len <= n/2 the root level has a zero upper half: a copy into both. */
+void SFX(ntt_cpu_load_top)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
+                           size_t j1, const SFX(mod) *M);
+/* load_top, then the forward subtrees of the root's children (see
+   ntt_cpu_root_children), leaving the spectrum in the kernels' order. */
 void SFX(ntt_cpu_fwd_padded)(T *dst, const void *src, bool src64, size_t len, size_t n,
                              const SFX(mod) *M);
-/* Inverse of the whole array except the root level(s) that inv_root does. */
-void SFX(ntt_cpu_inv_below_root)(T *a, size_t n, const SFX(mod) *M);
+/* Subtree of node i of b, its pointwise product with the spectrum a (the
+   kernels' order) and the inverse subtree, depth first: values [0, 4p) in,
+   [0, 2p) out. */
+void SFX(ntt_cpu_fused_tree)(T *b, const T *a, size_t L, size_t i, const SFX(mod) *M);
+/* Inverse of the whole array except the root level(s) that inv_root does;
+   perm: the input is in the kernels' own order. */
+void SFX(ntt_cpu_inv_below_root)(T *a, size_t n, const SFX(mod) *M, bool perm);
 /* Serial item-level operations (M is the item's modulus). */
 void SFX(ntt_cpu_forward_item)(const ntt_plan *plan, T *a, const SFX(mod) *M);
 void SFX(ntt_cpu_inverse_item)(const ntt_plan *plan, T *a, const SFX(mod) *M);

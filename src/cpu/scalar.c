@@ -46,13 +46,14 @@ static const kern_u64 *pick64(const ntt_plan *plan, const ntt_modulus *m)
     return ntt_scalar_kernels_u64(plan->modmul);
 }
 
+const ntt_cpu_kernel_choice ntt_scalar_kernel_choice = {pick32, pick64};
+
 static ntt_status scalar_plan_init(ntt_plan *plan)
 {
     if (!scalar_supports(plan->variant, plan->modmul)) return NTT_EUNSUPPORTED;
     if (plan->modmul == NTT_MODMUL_DEFAULT)
         plan->modmul = plan->variant == NTT_VARIANT_BASELINE ? NTT_MODMUL_NAIVE : NTT_MODMUL_SHOUP;
-    static const ntt_cpu_kernel_choice kc = {pick32, pick64};
-    return ntt_cpu_plan_init(plan, &kc, 1);
+    return ntt_cpu_plan_init(plan, &ntt_scalar_kernel_choice, 1);
 }
 
 const ntt_backend_ops ntt_scalar_ops = {

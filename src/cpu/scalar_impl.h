@@ -155,14 +155,13 @@ NTT_INLINE void SFX(fwd4)(T *a, size_t q, size_t cnt, size_t i, const SFX(mod) *
     }
 }
 
-/* One level on a block of length L owned by node i. */
-NTT_INLINE void SFX(fwd2)(T *a, size_t L, size_t i, const SFX(mod) *M, const int kind,
-                          const int one)
+/* One level owned by node i: halves h apart, positions [0, cnt). */
+NTT_INLINE void SFX(fwd2)(T *a, size_t h, size_t cnt, size_t i, const SFX(mod) *M,
+                          const int kind, const int one)
 {
     const SFX(cst) C = M->c;
-    const size_t h = L / 2;
     const SFX(tw) w = TW(fw, i);
-    for (size_t j = 0; j < h; j++) {
+    for (size_t j = 0; j < cnt; j++) {
         T x = a[j], y = a[j + h];
         SFX_CTW(x, y, w, one);
         a[j] = x; a[j + h] = y;
@@ -207,8 +206,8 @@ NTT_INLINE void SFX(fwd_small)(T *a, size_t L, size_t i, const SFX(mod) *M,
     const bool lead = M->cyclic && (i & (i - 1)) == 0;
     size_t len = L, node = i;
     if (ntt_log2(L) & 1) {
-        if (lead) SFX(fwd2)(a, L, i, M, kind, 1);
-        else SFX(fwd2)(a, L, i, M, kind, 0);
+        if (lead) SFX(fwd2)(a, L / 2, L / 2, i, M, kind, 1);
+        else SFX(fwd2)(a, L / 2, L / 2, i, M, kind, 0);
         len = L / 2;
         node = 2 * i;
     }
@@ -241,13 +240,12 @@ NTT_INLINE void SFX(inv4)(T *a, size_t q, size_t cnt, size_t i, const SFX(mod) *
     }
 }
 
-NTT_INLINE void SFX(inv2)(T *a, size_t L, size_t i, const SFX(mod) *M, const int kind,
-                          const int one)
+NTT_INLINE void SFX(inv2)(T *a, size_t h, size_t cnt, size_t i, const SFX(mod) *M,
+                          const int kind, const int one)
 {
     const SFX(cst) C = M->c;
-    const size_t h = L / 2;
     const SFX(tw) w = TW(iw, i);
-    for (size_t j = 0; j < h; j++) {
+    for (size_t j = 0; j < cnt; j++) {
         T x = a[j], y = a[j + h];
         SFX_GSW(x, y, w, one);
         a[j] = x; a[j + h] = y;
@@ -282,7 +280,7 @@ NTT_INLINE void SFX(inv_small)(T *a, size_t L, size_t i, const SFX(mod) *M,
                                const int kind)
 {
     if (L == 2) {
-        SFX(inv2)(a, 2, i, M, kind, 0);
+        SFX(inv2)(a, 1, 1, i, M, kind, 0);
         return;
     }
     const bool lead = M->cyclic && (i & (i - 1)) == 0;
@@ -297,8 +295,8 @@ NTT_INLINE void SFX(inv_small)(T *a, size_t L, size_t i, const SFX(mod) *M,
             SFX(inv4_level)(a, L, len / 4, i * (L / len), M, kind, lead);
     }
     if (len / 4 != L) {
-        if (lead) SFX(inv2)(a, L, i, M, kind, 1);
-        else SFX(inv2)(a, L, i, M, kind, 0);
+        if (lead) SFX(inv2)(a, L / 2, L / 2, i, M, kind, 1);
+        else SFX(inv2)(a, L / 2, L / 2, i, M, kind, 0);
     }
 }
 
@@ -372,6 +370,16 @@ static void SFX(reduce)(T *a, size_t n, const SFX(mod) *M)
     { SFX(fwd4)(a, q, c, i, M, K, 0); }                                                 \
     static void SFX(fwd4one_##NAME)(T *a, size_t q, size_t c, size_t i, const SFX(mod) *M) \
     { SFX(fwd4)(a, q, c, i, M, K, 1); }                                                 \
+    static void SFX(fwd2_##NAME)(T *a, size_t h, size_t c, size_t i, const SFX(mod) *M)  \
+    {                                                                                   \
+        if (M->cyclic && (i & (i - 1)) == 0) SFX(fwd2)(a, h, c, i, M, K, 1);            \
+        else SFX(fwd2)(a, h, c, i, M, K, 0);                                            \
+    }                                                                                   \
+    static void SFX(inv2_##NAME)(T *a, size_t h, size_t c, size_t i, const SFX(mod) *M)  \
+    {                                                                                   \
+        if (M->cyclic && (i & (i - 1)) == 0) SFX(inv2)(a, h, c, i, M, K, 1);            \
+        else SFX(inv2)(a, h, c, i, M, K, 0);                                            \
+    }                                                                                   \
     static void SFX(fwd_small_##NAME)(T *a, size_t L, size_t i, const SFX(mod) *M)       \
     { SFX(fwd_small)(a, L, i, M, K); }                                                  \
     static void SFX(inv4_##NAME)(T *a, size_t q, size_t c, size_t i, const SFX(mod) *M)  \
@@ -405,11 +413,23 @@ static void SFX(reduce)(T *a, size_t n, const SFX(mod) *M)
         }                                                                               \
     }                                                                                   \
     static const SFX(kern) SFX(kernels_##NAME) = {                                      \
-        SFX_BLOCK,                                                                      \
-        SFX(fwd4_##NAME), SFX(fwd4one_##NAME), SFX(fwd_small_##NAME),                   \
-        SFX(inv4_##NAME), SFX(inv4one_##NAME), SFX(inv_small_##NAME),                   \
-        SFX(inv_root_##NAME), SFX(inv_root64_##NAME),                                   \
-        SFX(pointwise_##NAME), SFX(pointwise_full_##NAME), SFX(reduce)};
+        .block = SFX_BLOCK,                                                             \
+        .fwd4 = SFX(fwd4_##NAME),                                                       \
+        .fwd4one = SFX(fwd4one_##NAME),                                                 \
+        .fwd2 = SFX(fwd2_##NAME),                                                       \
+        .inv2 = SFX(inv2_##NAME),                                                       \
+        .fwd_small = SFX(fwd_small_##NAME),                                             \
+        .fwd_small_p = SFX(fwd_small_##NAME),                                           \
+        .inv4 = SFX(inv4_##NAME),                                                       \
+        .inv4one = SFX(inv4one_##NAME),                                                 \
+        .inv_small = SFX(inv_small_##NAME),                                             \
+        .inv_small_p = SFX(inv_small_##NAME),                                           \
+        .inv_root = SFX(inv_root_##NAME),                                               \
+        .inv_root64 = SFX(inv_root64_##NAME),                                           \
+        .pointwise = SFX(pointwise_##NAME),                                             \
+        .pointwise_full = SFX(pointwise_full_##NAME),                                   \
+        .reduce = SFX(reduce),                                                          \
+        .min_n = 2};
 
 SFX_INSTANCE(NTT_MODMUL_NAIVE, naive)
 SFX_INSTANCE(NTT_MODMUL_BARRETT, barrett)

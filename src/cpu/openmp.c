@@ -1,0 +1,207 @@
+/*
+ * The OpenMP backend: the best serial kernels of this CPU (AVX2 when it has
+ * it, else scalar) on several threads.  A batch whose items are enough to
+ * share evenly runs one item per thread; otherwise each item runs on all
+ * threads (openmp_impl.h), so a large transform, each prime of the CRT path
+ * and each RNS limb of a large plan get every thread.  Thread count: the
+ * plan option, else omp_get_max_threads() (OMP_NUM_THREADS) at plan time.
+ */
+#include "cpu.h"
+
+#include <omp.h>
+#include <stdlib.h>
+
+/* Thread t's share of [0, total) in units of 16 elements (a 64-byte line
+   of u32; whole vectors for every kernel). */
+static void ntt_omp_share(size_t total, int nt, int t, size_t *b, size_t *e)
+{
+    const size_t units = (total + 15) / 16, per = units / (size_t)nt, rem = units % (size_t)nt;
+    const size_t ut = (size_t)t, ub = ut * per + (ut < rem ? ut : rem);
+    const size_t ue = ub + per + (ut < rem ? 1 : 0);
+    *b = ub * 16 < total ? ub * 16 : total;
+    *e = ue * 16 < total ? ue * 16 : total;
+}
+
+#define T uint32_t
+#define SFX(name) name##_u32
+#include "openmp_impl.h"
+#undef T
+#undef SFX
+
+#define T uint64_t
+#define SFX(name) name##_u64
+#include "openmp_impl.h"
+#undef T
+#undef SFX
+
+/* Below this size a transform is not split: a parallel region costs a few
+   microseconds, about what a transform of 2^12 takes on one core. */
+#define OMP_MIN_SPLIT ((size_t)1 << 13)
+
+/* Workspaces of polymul items running side by side stop at this many bytes;
+   a plan whose per-thread workspaces would need more runs its items one at
+   a time, each on all threads. */
+#define OMP_WS_LIMIT ((size_t)256 << 20)
+
+static int omp_available(void) { return 1; }
+
+static int omp_supports(ntt_variant v, ntt_modmul m) { return ntt_scalar_ops.supports(v, m); }
+
+static ntt_status omp_plan_init(ntt_plan *plan)
+{
+    if (!omp_supports(plan->variant, plan->modmul)) return NTT_EUNSUPPORTED;
+    if (plan->modmul == NTT_MODMUL_DEFAULT)
+        plan->modmul = plan->variant == NTT_VARIANT_BASELINE ? NTT_MODMUL_NAIVE : NTT_MODMUL_SHOUP;
+    const ntt_cpu_kernel_choice *kc = &ntt_scalar_kernel_choice;
+#ifdef NTT_HAVE_AVX2
+    if (ntt_avx2_ops.available()) kc = &ntt_avx2_kernel_choice;
+#endif
+    const int nt = plan->threads > 0 ? plan->threads : omp_get_max_threads();
+    const size_t ws = 2 * plan->n * (plan->width == NTT_U32 ? 4 : 8);
+    const size_t nws = nt > 1 && ws * (size_t)nt <= OMP_WS_LIMIT ? (size_t)nt : 1;
+    ntt_status s = ntt_cpu_plan_init(plan, kc, nws);
+    if (s == NTT_OK) ((ntt_cpu_data *)plan->backend_data)->threads = nt;
+    return s;
+}
+
+/* Items side by side when they share out evenly (or are many, or too small
+   to split); a transform split across threads otherwise.  Products need a
+   workspace per thread for the former. */
+static bool per_item(const ntt_plan *plan, size_t count, bool product)
+{
+    const ntt_cpu_data *d = plan->backend_data;
+    const size_t nt = (size_t)d->threads;
+    if (nt == 1 || count == 1) return false;
+    if (product && d->nws < nt) return false;
+    return plan->n < OMP_MIN_SPLIT || count % nt == 0 || count >= 4 * nt;
+}
+
+/* Whether one item is worth splitting. */
+static bool split(const ntt_plan *plan)
+{
+    const ntt_cpu_data *d = plan->backend_data;
+    return d->threads > 1 && plan->n >= OMP_MIN_SPLIT && plan->variant == NTT_VARIANT_FAST;
+}
+
+/* One item of a batch, serially (item it uses modulus it % nmod). */
+static void item_serial(const ntt_plan *plan, int op, void *c, const void *a, const void *b,
+                        size_t it, size_t stride, size_t lc, size_t la, size_t lb, bool io64,
+                        void *ws)
+{
+    const ntt_cpu_data *d = plan->backend_data;
+    const size_t mi = it % plan->nmod;
+    if (plan->width == NTT_U32) {
+        const size_t o = it * stride;
+        const mod_u32 *M = &d->m32[mi];
+        switch (op) {
+        case 0: ntt_cpu_forward_item_u32(plan, (uint32_t *)c + o, M); break;
+        case 1: ntt_cpu_inverse_item_u32(plan, (uint32_t *)c + o, M); break;
+        case 2: ntt_cpu_pointwise_item_u32(plan, (uint32_t *)c + o, (const uint32_t *)a + o,
+                                           (const uint32_t *)b + o, M); break;
+        default: {
+            const size_t ob = o * (io64 ? 8 : 4);
+            ntt_cpu_polymul_item_u32(plan, (char *)c + ob, lc, (const char *)a + ob, la,
+                                     (const char *)b + ob, lb, io64, M, ws);
+        }
+        }
+    } else {
+        const size_t o = it * stride;
+        const mod_u64 *M = &d->m64[mi];
+        switch (op) {
+        case 0: ntt_cpu_forward_item_u64(plan, (uint64_t *)c + o, M); break;
+        case 1: ntt_cpu_inverse_item_u64(plan, (uint64_t *)c + o, M); break;
+        case 2: ntt_cpu_pointwise_item_u64(plan, (uint64_t *)c + o, (const uint64_t *)a + o,
+                                           (const uint64_t *)b + o, M); break;
+        default:
+            ntt_cpu_polymul_item_u64(plan, (uint64_t *)c + o, lc, (const uint64_t *)a + o, la,
+                                     (const uint64_t *)b + o, lb, io64, M, ws);
+        }
+    }
+}
+
+enum { OP_FWD, OP_INV, OP_PW, OP_MUL };
+
+static ntt_status run(ntt_plan *plan, int op, void *c, const void *a, const void *b, size_t count,
+                      size_t stride, size_t lc, size_t la, size_t lb, bool io64)
+{
+    ntt_cpu_data *d = plan->backend_data;
+    const size_t wsz = 2 * plan->n * (plan->width == NTT_U32 ? 4 : 8);
+    if (per_item(plan, count, op == OP_MUL)) {
+#pragma omp parallel for num_threads(d->threads) schedule(dynamic, 1)
+        for (size_t it = 0; it < count; it++)
+            item_serial(plan, op, c, a, b, it, stride, lc, la, lb, io64,
+                        (char *)d->ws + (size_t)omp_get_thread_num() * wsz);
+        return NTT_OK;
+    }
+    const bool par = split(plan);
+    for (size_t it = 0; it < count; it++) {
+        if (!par || op == OP_PW) {
+            item_serial(plan, op, c, a, b, it, stride, lc, la, lb, io64, d->ws);
+            continue;
+        }
+        const size_t mi = it % plan->nmod, o = it * stride;
+        if (plan->width == NTT_U32) {
+            uint32_t *x = (uint32_t *)c + o;
+            if (op == OP_FWD) forward_par_u32(plan, x, &d->m32[mi], d->threads);
+            else if (op == OP_INV) inverse_par_u32(plan, x, &d->m32[mi], d->threads);
+            else {
+                const size_t ob = o * (io64 ? 8 : 4);
+                polymul_par_u32(plan, (char *)c + ob, lc, (const char *)a + ob, la,
+                                (const char *)b + ob, lb, io64, &d->m32[mi], d->ws, d->threads);
+            }
+        } else {
+            uint64_t *x = (uint64_t *)c + o;
+            if (op == OP_FWD) forward_par_u64(plan, x, &d->m64[mi], d->threads);
+            else if (op == OP_INV) inverse_par_u64(plan, x, &d->m64[mi], d->threads);
+            else polymul_par_u64(plan, x, lc, (const uint64_t *)a + o, la, (const uint64_t *)b + o, lb,
+                                 io64, &d->m64[mi], d->ws, d->threads);
+        }
+    }
+    return NTT_OK;
+}
+
+static ntt_status omp_forward(ntt_plan *plan, void *a, size_t count, size_t stride)
+{
+    return run(plan, OP_FWD, a, NULL, NULL, count, stride, 0, 0, 0, false);
+}
+
+static ntt_status omp_inverse(ntt_plan *plan, void *a, size_t count, size_t stride)
+{
+    return run(plan, OP_INV, a, NULL, NULL, count, stride, 0, 0, 0, false);
+}
+
+/* Memory-bound: items side by side or one at a time, never split. */
+static ntt_status omp_pointwise(ntt_plan *plan, void *c, const void *a, const void *b,
+                                size_t count, size_t stride)
+{
+    return run(plan, OP_PW, c, a, b, count, stride, 0, 0, 0, false);
+}
+
+static ntt_status omp_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
+                              const void *b, size_t lb, size_t count, size_t stride, bool io64)
+{
+    return run(plan, OP_MUL, c, a, b, count, stride, lc, la, lb, io64);
+}
+
+/* The CRT primes of the kernels this backend runs. */
+size_t ntt_openmp_crt_primes(const uint64_t **q)
+{
+#ifdef NTT_HAVE_AVX2
+    if (ntt_avx2_ops.available()) return ntt_avx2_crt_primes(q);
+#endif
+    *q = ntt_crt_primes;
+    return 3;
+}
+
+const ntt_backend_ops ntt_openmp_ops = {
+    .name = "openmp",
+    .id = NTT_BACKEND_OPENMP,
+    .available = omp_available,
+    .supports = omp_supports,
+    .plan_init = omp_plan_init,
+    .plan_free = ntt_cpu_plan_free,
+    .forward = omp_forward,
+    .inverse = omp_inverse,
+    .pointwise = omp_pointwise,
+    .polymul = omp_polymul,
+};

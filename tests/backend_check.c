@@ -1,0 +1,320 @@
+/*
+ * A CPU backend bit for bit against the scalar backend (see backend_check.h):
+ * forward, inverse, pointwise and polymul, single and batched (odd
+ * strides, gaps checked untouched), RNS plans, both widths, every modmul
+ * kind and the baseline variant, cyclic and negacyclic, both spectrum
+ * orders, every power of two from 2 to 2^20 plus 2^21 and 2^22, and
+ * ntt_polymul_mod on the direct and CRT paths (also at the edge between two
+ * and three CRT primes).  Inputs are random with many edge values (0 and
+ * p-1).
+ */
+#include "backend_check.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static ntt_backend be;
+static const int *thr;
+static int nthr;
+
+/* NTT-friendly primes of each width, with their 2-adic valuation. */
+static const struct {
+    uint64_t p;
+    unsigned v;
+} P32[] = {
+    {7340033, 20}, {104857601, 22}, {469762049, 26}, {998244353, 23}, {1053818881, 20},
+}, P64[] = {
+    {1337006139375617ull, 46},    /* the course's 50-bit modulus: the AVX2 FP path */
+    {2251799696244737ull, 24},    /* the largest prime < 2^51 with 2^24 | p-1 */
+    {4611685941117976577ull, 32}, /* near 2^62: integer kernels */
+};
+
+static const struct {
+    ntt_variant v;
+    ntt_modmul m;
+} KINDS[] = {
+    {NTT_VARIANT_FAST, NTT_MODMUL_DEFAULT},    {NTT_VARIANT_FAST, NTT_MODMUL_SHOUP},
+    {NTT_VARIANT_FAST, NTT_MODMUL_MONTGOMERY}, {NTT_VARIANT_FAST, NTT_MODMUL_BARRETT},
+    {NTT_VARIANT_FAST, NTT_MODMUL_NAIVE},      {NTT_VARIANT_BASELINE, NTT_MODMUL_DEFAULT},
+};
+
+static int pick_threads(void) { return nthr ? thr[rnd_below((uint64_t)nthr)] : 0; }
+
+/* A prime of the width with 2n | p-1, chosen at random; 0 if none. */
+static uint64_t pick_p(ntt_width w, size_t n)
+{
+    const size_t np = w == NTT_U32 ? COUNT(P32) : COUNT(P64);
+    const size_t start = (size_t)rnd_below(np);
+    for (size_t k = 0; k < np; k++) {
+        const size_t i = (start + k) % np;
+        const uint64_t p = w == NTT_U32 ? P32[i].p : P64[i].p;
+        const unsigned v = w == NTT_U32 ? P32[i].v : P64[i].v;
+        if (((uint64_t)1 << v) >= 2 * (uint64_t)n) return p;
+    }
+    return 0;
+}
+
+static void fill(uint64_t *a, size_t n, uint64_t p)
+{
+    const unsigned mode = (unsigned)rnd_below(5);
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t r = rnd_below(8);
+        a[i] = mode == 0 ? p - 1 : mode == 1 && r == 0 ? 0 : mode == 1 && r == 1 ? p - 1 : rnd_below(p);
+    }
+}
+
+enum { OP_FWD, OP_INV, OP_PW, OP_MUL };
+static const char *const OPN[] = {"forward", "inverse", "pointwise", "polymul"};
+
+/* op on len-element buffers (u64 here, narrowed for u32 plans), batched. */
+static ntt_status run(ntt_plan *pl, int op, uint64_t *c, const uint64_t *a, const uint64_t *b,
+                      size_t len, size_t count, size_t stride)
+{
+    if (ntt_plan_width(pl) == NTT_U64) {
+        switch (op) {
+        case OP_FWD: return ntt_forward_batch_u64(pl, c, count, stride);
+        case OP_INV: return ntt_inverse_batch_u64(pl, c, count, stride);
+        case OP_PW: return ntt_pointwise_batch_u64(pl, c, a, b, count, stride);
+        default: return ntt_polymul_batch_u64(pl, c, a, b, count, stride);
+        }
+    }
+    uint32_t *C = xmalloc(len * 4), *A = xmalloc(len * 4), *B = xmalloc(len * 4);
+    for (size_t i = 0; i < len; i++) C[i] = (uint32_t)c[i], A[i] = (uint32_t)a[i], B[i] = (uint32_t)b[i];
+    ntt_status s;
+    switch (op) {
+    case OP_FWD: s = ntt_forward_batch_u32(pl, C, count, stride); break;
+    case OP_INV: s = ntt_inverse_batch_u32(pl, C, count, stride); break;
+    case OP_PW: s = ntt_pointwise_batch_u32(pl, C, A, B, count, stride); break;
+    default: s = ntt_polymul_batch_u32(pl, C, A, B, count, stride); break;
+    }
+    for (size_t i = 0; i < len; i++) c[i] = C[i];
+    free(C);
+    free(A);
+    free(B);
+    return s;
+}
+
+/* Every operation on the backend against the scalar backend, for one
+   configuration: nm moduli (an RNS plan when nm > 1), count items stride
+   apart. */
+static void compare(ntt_width w, const uint64_t *mods, size_t nm, size_t n, unsigned flags, int kind,
+                    int threads, size_t count, size_t stride)
+{
+    char ctx[256];
+    snprintf(ctx, sizeof ctx, "%s u%d n=%zu p=%" PRIu64 "%s flags=%u %s/%s threads=%d count=%zu stride=%zu",
+             ntt_backend_name(be), (int)w, n, mods[0], nm > 1 ? " (RNS)" : "", flags,
+             ntt_variant_name(KINDS[kind].v), ntt_modmul_name(KINDS[kind].m), threads, count, stride);
+    ntt_plan_options o = {0};
+    o.variant = KINDS[kind].v;
+    o.modmul = KINDS[kind].m;
+    o.flags = flags;
+    ntt_plan *ref = NULL, *pl = NULL;
+    ntt_status s = ntt_plan_create_rns(&ref, n, mods, nm, w, NTT_BACKEND_SCALAR, &o);
+    CHECK_STATUS(NTT_OK, s, "%s: scalar plan", ctx);
+    o.threads = threads;
+    ntt_status s2 = ntt_plan_create_rns(&pl, n, mods, nm, w, be, &o);
+    CHECK_STATUS(NTT_OK, s2, "%s: plan", ctx);
+    if (s != NTT_OK || s2 != NTT_OK) {
+        ntt_plan_destroy(ref);
+        ntt_plan_destroy(pl);
+        return;
+    }
+    CHECK_EQ(ntt_plan_modmul(ref), ntt_plan_modmul(pl), "%s: resolved modmul kind", ctx);
+    const size_t len = (count - 1) * stride + n + 3;
+    uint64_t *A = xmalloc(len * 8), *B = xmalloc(len * 8), *C = xmalloc(len * 8);
+    uint64_t *R = xmalloc(len * 8), *X = xmalloc(len * 8);
+    const uint64_t sent = w == NTT_U32 ? 0xDEADBEEFu : 0xDEADBEEFCAFEF00Dull;
+    for (int op = 0; op < 4; op++) {
+        for (size_t i = 0; i < len; i++) A[i] = B[i] = C[i] = sent;
+        for (size_t it = 0; it < count; it++) {
+            fill(A + it * stride, n, mods[it % nm]);
+            fill(B + it * stride, n, mods[it % nm]);
+            fill(C + it * stride, n, mods[it % nm]);
+        }
+        memcpy(R, op < OP_PW ? A : C, len * 8);
+        memcpy(X, op < OP_PW ? A : C, len * 8);
+        s = run(ref, op, R, A, B, len, count, stride);
+        CHECK_STATUS(NTT_OK, s, "%s: scalar %s", ctx, OPN[op]);
+        s = run(pl, op, X, A, B, len, count, stride);
+        CHECK_STATUS(NTT_OK, s, "%s: %s", ctx, OPN[op]);
+        CHECK_ARR64(R, X, len, "%s: %s differs from the scalar backend (gaps hold %" PRIx64 ")", ctx,
+                    OPN[op], sent);
+    }
+    free(A);
+    free(B);
+    free(C);
+    free(R);
+    free(X);
+    ntt_plan_destroy(ref);
+    ntt_plan_destroy(pl);
+}
+
+static void one(ntt_width w, size_t n, unsigned flags, int kind, size_t count, size_t stride)
+{
+    uint64_t p = pick_p(w, n);
+    if (!p) return;
+    compare(w, &p, 1, n, flags, kind, pick_threads(), count, stride);
+}
+
+/* Every power of two, a rotating configuration each. */
+static void test_sizes(unsigned maxlog)
+{
+    unsigned rot = (unsigned)rnd_below(1000);
+    for (unsigned lg = 1; lg <= maxlog; lg++) {
+        const size_t n = (size_t)1 << lg;
+        for (int wi = 0; wi < 2; wi++) {
+            const ntt_width w = wi ? NTT_U64 : NTT_U32;
+            int kind = (int)((rot + lg + (unsigned)wi) % COUNT(KINDS));
+            /* The baseline is O(n log n) divisions: small sizes only. */
+            if (lg > 14 && KINDS[kind].v == NTT_VARIANT_BASELINE) kind = 0;
+            if (lg > 16) kind = (int)((rot + lg) % 3); /* default, Shoup, Montgomery */
+            one(w, n, (rot + lg) % 4, kind, 1, n);
+            /* The default kind, the one that matters, in the other flags. */
+            one(w, n, (rot + lg + 1) % 4, 0, 1, n);
+        }
+    }
+}
+
+/* Every kind and flag at sizes on each side of the kernels' thresholds. */
+static void test_matrix(void)
+{
+    static const unsigned logs[] = {5, 6, 8, 9, 12, 13, 15};
+    for (size_t li = 0; li < COUNT(logs); li++)
+        for (int wi = 0; wi < 2; wi++)
+            for (unsigned flags = 0; flags < 4; flags++)
+                for (int k = 0; k < (int)COUNT(KINDS); k++)
+                    one(wi ? NTT_U64 : NTT_U32, (size_t)1 << logs[li], flags, k, 1, (size_t)1 << logs[li]);
+}
+
+/* Batches with odd strides and RNS plans. */
+static void test_batches(void)
+{
+    static const unsigned logs[] = {3, 7, 9, 12, 14};
+    for (size_t li = 0; li < COUNT(logs); li++) {
+        const size_t n = (size_t)1 << logs[li];
+        for (int wi = 0; wi < 2; wi++) {
+            const ntt_width w = wi ? NTT_U64 : NTT_U32;
+            const unsigned flags = (unsigned)rnd_below(4);
+            const int kind = (int)rnd_below(COUNT(KINDS) - 1);
+            static const size_t counts[] = {2, 3, 5, 8};
+            const size_t count = counts[rnd_below(COUNT(counts))];
+            one(w, n, flags, kind, count, n + 2 * rnd_below(8) + 1);
+            uint64_t mods[3];
+            size_t nm = 0;
+            const size_t np = wi ? COUNT(P64) : COUNT(P32);
+            for (size_t i = 0; i < np && nm < 3; i++) {
+                const uint64_t p = wi ? P64[i].p : P32[i].p;
+                const unsigned v = wi ? P64[i].v : P32[i].v;
+                if (((uint64_t)1 << v) >= 2 * n) mods[nm++] = p;
+            }
+            if (nm >= 2) compare(w, mods, nm, n, flags, kind, pick_threads(), 2 * nm + 1, n + 5);
+        }
+    }
+}
+
+/* ntt_polymul_mod: the direct paths (u32, u64 on both kernel kinds) and
+   the CRT path, lengths from tiny to 2^17. */
+static void test_polymul_mod(void)
+{
+    static const uint64_t mods[] = {
+        469762049, 998244353, 7340033, 1337006139375617ull, 2251799696244737ull, 4611685941117976577ull,
+        1000000007, 2305843009213693951ull /* 2^61-1 */, 9223372036854775783ull /* 2^63-25 */, 2, 65536,
+    };
+    for (int t = 0; t < 24; t++) {
+        const uint64_t p = mods[rnd_below(COUNT(mods))];
+        const size_t maxlen = t < 4 ? (size_t)1 << 17 : 5000;
+        const size_t la = rnd_len(maxlen), lb = t % 3 == 0 ? la : rnd_len(maxlen);
+        uint64_t *a = xmalloc(la * 8), *b = xmalloc(lb * 8);
+        uint64_t *r = xmalloc((la + lb) * 8), *x = xmalloc((la + lb) * 8);
+        fill(a, la, p);
+        fill(b, lb, p);
+        const bool square = t % 5 == 0 && la == lb;
+        ntt_plan_options o = {0};
+        o.threads = pick_threads();
+        ntt_status s = ntt_polymul_mod(r, a, la, square ? a : b, lb, p, NTT_BACKEND_SCALAR);
+        CHECK_STATUS(NTT_OK, s, "scalar ntt_polymul_mod p=%" PRIu64 " la=%zu lb=%zu", p, la, lb);
+        x[la + lb - 1] = 0x5A5A5A5A5A5A5A5Aull;
+        s = ntt_polymul_mod_ex(x, a, la, square ? a : b, lb, p, be, &o);
+        CHECK_STATUS(NTT_OK, s, "%s ntt_polymul_mod p=%" PRIu64 " la=%zu lb=%zu", ntt_backend_name(be), p, la, lb);
+        CHECK_ARR64(r, x, la + lb - 1, "%s ntt_polymul_mod p=%" PRIu64 " la=%zu lb=%zu threads=%d%s",
+                    ntt_backend_name(be), p, la, lb, o.threads, square ? " (square)" : "");
+        CHECK_EQ(0x5A5A5A5A5A5A5A5Aull, x[la + lb - 1], "%s ntt_polymul_mod wrote past the product",
+                 ntt_backend_name(be));
+        free(a);
+        free(b);
+        free(r);
+        free(x);
+    }
+    ntt_cache_clear();
+}
+
+/* floor(sqrt(x)), x < 2^126. */
+static uint64_t isqrt(tu128 x)
+{
+    uint64_t lo = 0, hi = (uint64_t)1 << 63;
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo + 1) / 2;
+        if ((tu128)mid * mid <= x) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* All-(p-1) products right at the edge where ntt_polymul_mod goes from two
+   CRT primes to three, for the prime set of the AVX2 kernels (below 2^51,
+   see avx2.c; the OpenMP backend uses it when the CPU has AVX2), against
+   the scalar backend, whose primes lie near 2^62. */
+static void test_crt_edge(void)
+{
+    static const uint64_t q0 = 2251792297492481ull, q1 = 2251756864012289ull;
+    static const size_t ls[] = {9, 33, 1000};
+    for (size_t i = 0; i < COUNT(ls); i++) {
+        const size_t l = ls[i], lb = l + (size_t)rnd_below(40);
+        const uint64_t pm = isqrt(((tu128)q0 * q1 - 1) / l) + 1;
+        for (uint64_t d = 0; d < 2; d++) {
+            const uint64_t p = pm + d - 1; /* the last p on two primes, the first on three */
+            uint64_t *a = xmalloc(l * 8), *b = xmalloc(lb * 8), *r = xmalloc((l + lb) * 8), *x = xmalloc((l + lb) * 8);
+            for (size_t k = 0; k < l; k++) a[k] = p - 1;
+            for (size_t k = 0; k < lb; k++) b[k] = p - 1;
+            ntt_plan_options o = {0};
+            o.threads = pick_threads();
+            ntt_status s = ntt_polymul_mod(r, a, l, b, lb, p, NTT_BACKEND_SCALAR);
+            CHECK_STATUS(NTT_OK, s, "scalar CRT edge p=%" PRIu64 " l=%zu", p, l);
+            s = ntt_polymul_mod_ex(x, a, l, b, lb, p, be, &o);
+            CHECK_STATUS(NTT_OK, s, "%s CRT edge p=%" PRIu64 " l=%zu", ntt_backend_name(be), p, l);
+            CHECK_ARR64(r, x, l + lb - 1, "%s CRT edge p=%" PRIu64 " la=%zu lb=%zu (all p-1)",
+                        ntt_backend_name(be), p, l, lb);
+            free(a);
+            free(b);
+            free(r);
+            free(x);
+        }
+    }
+}
+
+int backend_check_main(const char *prog, ntt_backend backend, const int *threads, int nthreads)
+{
+    test_init(prog);
+    if (!ntt_backend_available(backend)) {
+        printf("%s: backend %s not available here: skipped\n", prog, ntt_backend_name(backend));
+        return TEST_SKIP;
+    }
+    be = backend;
+    thr = threads;
+    nthr = nthreads;
+    test_matrix();
+    test_batches();
+    test_polymul_mod();
+    test_crt_edge();
+    test_sizes(20);
+    /* A few larger sizes, the default kind. */
+    for (unsigned lg = 21; lg <= 22; lg++) {
+        one(NTT_U32, (size_t)1 << lg, lg % 4, 0, 1, (size_t)1 << lg);
+        if (lg == 21) one(NTT_U64, (size_t)1 << lg, 1, 0, 1, (size_t)1 << lg);
+    }
+    return test_finish();
+}
