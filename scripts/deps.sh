@@ -3,7 +3,7 @@
 # skipping those already present.  Needs root (or sudo) only when something
 # is missing.
 set -euo pipefail
-pkgs=(cmake make gcc g++ pkg-config libgmp-dev libflint-dev libntl-dev)
+pkgs=(cmake make gcc g++ pkg-config libgmp-dev libflint-dev libntl-dev gnuplot-nox python3)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

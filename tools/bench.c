@@ -41,17 +41,21 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+void bench_stats(const double *x, int n, double *median, double *min, double *max)
+{
+    double *s = n > 0 ? malloc((size_t)n * sizeof *s) : NULL;
+    if (!s) return;
+    memcpy(s, x, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    *min = s[0];
+    *max = s[n - 1];
+    *median = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    free(s);
+}
+
 static void summarize(row *r)
 {
-    if (!r->ok || r->nreps == 0) return;
-    double *s = malloc((size_t)r->nreps * sizeof *s);
-    if (!s) return;
-    memcpy(s, r->reps, (size_t)r->nreps * sizeof *s);
-    qsort(s, (size_t)r->nreps, sizeof *s, cmp_double);
-    r->min = s[0];
-    r->max = s[r->nreps - 1];
-    r->median = r->nreps % 2 ? s[r->nreps / 2] : 0.5 * (s[r->nreps / 2 - 1] + s[r->nreps / 2]);
-    free(s);
+    if (r->ok && r->nreps > 0) bench_stats(r->reps, r->nreps, &r->median, &r->min, &r->max);
 }
 
 /* One call of the row's product; returns the library status for ntt rows. */
@@ -99,7 +103,7 @@ static void free_row(row *r)
     free(r->reps);
 }
 
-static void fmt_time(char *buf, size_t len, double s)
+void fmt_time(char *buf, size_t len, double s)
 {
     if (s < 1e-6)
         snprintf(buf, len, "%.1f ns", s * 1e9);
@@ -265,11 +269,14 @@ static void usage(FILE *f)
             "FLINT and NTL when built in.  Every row is verified against GMP before it is\n"
             "timed; a row that fails prints FAILED and no time.  Repetitions (default 31,\n"
             "7 for the slow rows) are interleaved across rows; the table shows median,\n"
-            "min and max.  --json writes every repetition.\n");
+            "min and max.  --json writes every repetition.\n"
+            "ntt bench --ladder [...]: the CPU ladder and thread scaling (--ladder --help).\n");
 }
 
 int cmd_bench(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--ladder")) return cmd_ladder(argc, argv);
     options o = {.n = 131072, .reps = 31, .baseline_reps = 7, .seed = 20261121};
     uint64_t primes[16] = {7340033, 104857601, 469762049, 1337006139375617ull};
     int nprimes = 4;

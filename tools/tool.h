@@ -28,6 +28,7 @@ int cmd_gen(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_ladder(int argc, char **argv); /* ntt bench --ladder (ladder.c) */
 
 /* Exit code for a library status from reading an input / running a product. */
 int exit_code_for(ntt_status s);
@@ -64,6 +65,9 @@ double sysinfo_memcpy_gbps(size_t bytes);
 
 /* ---- timing helpers ---- */
 double now_seconds(void); /* CLOCK_MONOTONIC */
+/* bench.c: median, min and max of x[0..n), n >= 1; "12.345 ms" style. */
+void bench_stats(const double *x, int n, double *median, double *min, double *max);
+void fmt_time(char *buf, size_t len, double s);
 
 /* ---- oracle.c: exact products with GMP (Kronecker substitution) ---- */
 /* c[0..la+lb-2] = a*b mod p for any p in [2, 2^64); inputs < p.

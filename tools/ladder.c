@@ -1,0 +1,788 @@
+/*
+ * ntt bench --ladder: the reports' CPU ladder, measured as BENCHMARKING.md
+ * asks (and as `ntt bench` does): every row verified first (products
+ * against GMP, transforms against the scalar backend), warm-up calls,
+ * repetitions interleaved across the rows of one table, CLOCK_MONOTONIC
+ * around one call, median / min / max, every repetition in the JSON.
+ *
+ *  1. the ladder at one length (default 131072) for each modulus: the
+ *     reports' serial baseline, the scalar backend, AVX2, AVX2 + OpenMP on
+ *     1, 2, ... threads, FLINT and NTL;
+ *  2. time against length for every backend, FLINT and NTL;
+ *  3. the thread-scaling curve, products and forward transforms;
+ *  4. cycles per butterfly of a forward u32 transform of 2^16 in cache,
+ *     with the core clock calibrated in the same run.
+ */
+#include "ref.h"
+#include "tool.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum job_kind { J_MUL, J_FWD, J_FLINT, J_NTL };
+
+typedef struct {
+    char name[64];
+    enum job_kind kind;
+    ntt_backend backend;
+    ntt_plan_options opts;
+    int threads;          /* OpenMP threads, 0 for the single-thread rows */
+    size_t n;             /* input length (products), transform length (J_FWD) */
+    uint64_t p;
+    const uint64_t *a, *b, *ref; /* products: inputs and the GMP product */
+    uint64_t *c;
+    ntt_plan *plan;       /* J_FWD */
+    uint32_t *x;
+    const uint32_t *xin, *xref; /* J_FWD: input and the scalar spectrum */
+    ref_job *rj;
+    int want, nreps;
+    double *reps;
+    bool ok;
+    char why[96];         /* when not ok: FAILED (why) or "unavailable" */
+    double med, min, max;
+} job;
+
+typedef struct {
+    size_t n;
+    int reps;
+    bool quick;
+    uint64_t seed;
+    const char *json;
+    int threads[16];
+    int nthreads;
+    unsigned sweep_max, scaling_min, scaling_max;
+} options;
+
+/* ---- one job ---------------------------------------------------------------- */
+
+static ntt_status job_call(job *j)
+{
+    switch (j->kind) {
+    case J_MUL: return ntt_polymul_mod_ex(j->c, j->a, j->n, j->b, j->n, j->p, j->backend, &j->opts);
+    case J_FWD: return ntt_forward_u32(j->plan, j->x); /* spectra are valid inputs again */
+    case J_FLINT:
+#ifdef NTT_HAVE_FLINT
+        ref_flint_run(j->rj);
+#endif
+        return NTT_OK;
+    case J_NTL:
+#ifdef NTT_HAVE_NTL
+        ref_ntl_run(j->rj);
+#endif
+        return NTT_OK;
+    }
+    return NTT_EINVAL;
+}
+
+/* Runs the job on fresh inputs and compares its result; false with why. */
+static bool job_check(job *j)
+{
+    if (j->kind == J_FWD) {
+        memcpy(j->x, j->xin, j->n * sizeof *j->x);
+        ntt_status s = ntt_forward_u32(j->plan, j->x);
+        if (s != NTT_OK) {
+            snprintf(j->why, sizeof j->why, "FAILED (%s)", ntt_status_string(s));
+            return false;
+        }
+        if (memcmp(j->x, j->xref, j->n * sizeof *j->x) != 0) {
+            snprintf(j->why, sizeof j->why, "FAILED (differs from the scalar backend)");
+            return false;
+        }
+        return true;
+    }
+    const size_t lc = 2 * j->n - 1;
+    memset(j->c, 0xA5, lc * sizeof *j->c);
+    ntt_status s = job_call(j);
+    if (s != NTT_OK) {
+        snprintf(j->why, sizeof j->why, "FAILED (%s)", ntt_status_string(s));
+        return false;
+    }
+#ifdef NTT_HAVE_FLINT
+    if (j->kind == J_FLINT) ref_flint_result(j->rj, j->c);
+#endif
+#ifdef NTT_HAVE_NTL
+    if (j->kind == J_NTL) ref_ntl_result(j->rj, j->c);
+#endif
+    if (memcmp(j->c, j->ref, lc * sizeof *j->c) != 0) {
+        snprintf(j->why, sizeof j->why, "FAILED (differs from GMP)");
+        return false;
+    }
+    return true;
+}
+
+static void job_free(job *j)
+{
+#ifdef NTT_HAVE_FLINT
+    if (j->kind == J_FLINT && j->rj) ref_flint_free(j->rj);
+#endif
+#ifdef NTT_HAVE_NTL
+    if (j->kind == J_NTL && j->rj) ref_ntl_free(j->rj);
+#endif
+    ntt_plan_destroy(j->plan);
+    free(j->x);
+    free(j->c);
+    free(j->reps);
+}
+
+/* Verifies, warms up, then times the jobs in rounds of one call each, and
+   checks the result of the last timed call again. */
+static void run_jobs(job *js, int nj)
+{
+    int rounds = 0;
+    for (int k = 0; k < nj; k++) {
+        job *j = &js[k];
+        if (j->why[0]) continue;
+        j->ok = job_check(j);
+        if (!j->ok) continue;
+        for (int w = 0; w < 2; w++) (void)job_call(j);
+        j->reps = malloc((size_t)j->want * sizeof *j->reps);
+        if (!j->reps) {
+            j->ok = false;
+            snprintf(j->why, sizeof j->why, "FAILED (out of memory)");
+        }
+        if (j->want > rounds) rounds = j->want;
+    }
+    for (int r = 0; r < rounds; r++) {
+        for (int k = 0; k < nj; k++) {
+            job *j = &js[k];
+            if (!j->ok || j->nreps >= j->want) continue;
+            const double t0 = now_seconds();
+            const ntt_status s = job_call(j);
+            const double t1 = now_seconds();
+            if (s != NTT_OK) {
+                j->ok = false;
+                snprintf(j->why, sizeof j->why, "FAILED (%s)", ntt_status_string(s));
+                continue;
+            }
+            j->reps[j->nreps++] = t1 - t0;
+        }
+    }
+    for (int k = 0; k < nj; k++) {
+        job *j = &js[k];
+        if (!j->ok) continue;
+        if (!job_check(j)) {
+            j->ok = false;
+            continue;
+        }
+        bench_stats(j->reps, j->nreps, &j->med, &j->min, &j->max);
+    }
+}
+
+/* ---- building the tables ------------------------------------------------------ */
+
+/* Inputs, the GMP product and a place for results, shared by a table's
+   product rows. */
+typedef struct {
+    size_t n;
+    uint64_t p, *a, *b, *ref;
+} product;
+
+static int product_make(product *pr, size_t n, uint64_t p, uint64_t seed)
+{
+    memset(pr, 0, sizeof *pr);
+    pr->n = n;
+    pr->p = p;
+    pr->a = malloc(n * sizeof *pr->a);
+    pr->b = malloc(n * sizeof *pr->b);
+    pr->ref = malloc((2 * n - 1) * sizeof *pr->ref);
+    if (!pr->a || !pr->b || !pr->ref) return -1;
+    rng_t r;
+    rng_seed(&r, seed);
+    for (size_t i = 0; i < n; i++) pr->a[i] = rng_below(&r, p);
+    for (size_t i = 0; i < n; i++) pr->b[i] = rng_below(&r, p);
+    return oracle_polymul(pr->ref, pr->a, n, pr->b, n, p);
+}
+
+static void product_free(product *pr)
+{
+    free(pr->a);
+    free(pr->b);
+    free(pr->ref);
+}
+
+static job *add_job(job *js, int *nj, const char *name, enum job_kind kind, int want)
+{
+    job *j = &js[(*nj)++];
+    memset(j, 0, sizeof *j);
+    snprintf(j->name, sizeof j->name, "%s", name);
+    j->kind = kind;
+    j->want = want;
+    return j;
+}
+
+/* A product row; unavailable backends are listed as such. */
+static job *add_mul(job *js, int *nj, const char *name, const product *pr, ntt_backend be,
+                    ntt_variant v, int threads, int want)
+{
+    job *j = add_job(js, nj, name, J_MUL, want);
+    j->backend = be;
+    j->opts.variant = v;
+    j->opts.threads = threads;
+    j->threads = threads;
+    j->n = pr->n;
+    j->p = pr->p;
+    j->a = pr->a;
+    j->b = pr->b;
+    j->ref = pr->ref;
+    j->c = malloc((2 * pr->n - 1) * sizeof *j->c);
+    if (!ntt_backend_available(be)) snprintf(j->why, sizeof j->why, "unavailable");
+    else if (!j->c) snprintf(j->why, sizeof j->why, "FAILED (out of memory)");
+    return j;
+}
+
+static void add_refs(job *js, int *nj, const product *pr, int want)
+{
+#ifdef NTT_HAVE_FLINT
+    {
+        job *j = add_job(js, nj, "FLINT nmod_poly_mul", J_FLINT, want);
+        snprintf(j->name, sizeof j->name, "%s", ref_flint_name());
+        j->n = pr->n;
+        j->p = pr->p;
+        j->ref = pr->ref;
+        j->c = malloc((2 * pr->n - 1) * sizeof *j->c);
+        j->rj = ref_flint_prepare(pr->a, pr->n, pr->b, pr->n, pr->p);
+        if (!j->rj || !j->c) snprintf(j->why, sizeof j->why, "FAILED (could not prepare)");
+    }
+#endif
+#ifdef NTT_HAVE_NTL
+    {
+        job *j = add_job(js, nj, "NTL zz_pX mul", J_NTL, want);
+        snprintf(j->name, sizeof j->name, "%s", ref_ntl_name());
+        j->n = pr->n;
+        j->p = pr->p;
+        j->ref = pr->ref;
+        j->c = malloc((2 * pr->n - 1) * sizeof *j->c);
+        j->rj = ref_ntl_prepare(pr->a, pr->n, pr->b, pr->n, pr->p);
+        if (!j->c) snprintf(j->why, sizeof j->why, "FAILED (out of memory)");
+        else if (!j->rj) snprintf(j->why, sizeof j->why, "unavailable (modulus beyond NTL's single precision)");
+    }
+#endif
+    (void)js;
+    (void)nj;
+    (void)pr;
+    (void)want;
+}
+
+/* ---- printing and JSON ---------------------------------------------------------- */
+
+static const job *find_kind(const job *js, int nj, enum job_kind k)
+{
+    for (int i = 0; i < nj; i++)
+        if (js[i].kind == k && js[i].ok) return &js[i];
+    return NULL;
+}
+
+/* ladder: speed-up columns against the first row and the row before. */
+static void print_jobs(const job *js, int nj, bool ladder)
+{
+    const job *flint = find_kind(js, nj, J_FLINT);
+    printf("  %-36s %11s %11s %11s %5s %9s %9s %9s\n", "implementation", "median", "min", "max",
+           "reps", ladder ? "x base" : "", ladder ? "x prev" : "", flint ? "x FLINT" : "");
+    const job *first = NULL, *prev = NULL;
+    for (int k = 0; k < nj; k++) {
+        const job *j = &js[k];
+        if (!j->ok) {
+            printf("  %-36s %11s\n", j->name, j->why);
+            continue;
+        }
+        char med[32], lo[32], hi[32], c1[16] = "", c2[16] = "", c3[16] = "";
+        fmt_time(med, sizeof med, j->med);
+        fmt_time(lo, sizeof lo, j->min);
+        fmt_time(hi, sizeof hi, j->max);
+        const bool rung = j->kind == J_MUL || j->kind == J_FWD;
+        if (ladder && rung) {
+            if (!first) first = j;
+            snprintf(c1, sizeof c1, "%.2f", first->med / j->med);
+            if (prev) snprintf(c2, sizeof c2, "%.2f", prev->med / j->med);
+            prev = j;
+        }
+        if (flint) snprintf(c3, sizeof c3, "%.2f", flint->med / j->med);
+        printf("  %-36s %11s %11s %11s %5d %9s %9s %9s\n", j->name, med, lo, hi, j->nreps, c1, c2,
+               c3);
+    }
+}
+
+static void json_jobs(FILE *f, const job *js, int nj, const char *indent)
+{
+    for (int k = 0; k < nj; k++) {
+        const job *j = &js[k];
+        fprintf(f, "%s{\"name\": ", indent);
+        cli_json_string(f, j->name);
+        fprintf(f, ", \"kind\": \"%s\", \"threads\": %d, \"verified\": %s",
+                j->kind == J_MUL ? "ntt" : j->kind == J_FWD ? "forward"
+                                   : j->kind == J_FLINT ? "flint" : "ntl",
+                j->threads, j->ok ? "true" : "false");
+        if (j->kind == J_MUL || j->kind == J_FWD)
+            fprintf(f, ", \"backend\": \"%s\"", ntt_backend_name(j->backend));
+        if (j->ok) {
+            fprintf(f, ", \"median_s\": %.9g, \"min_s\": %.9g, \"max_s\": %.9g, \"reps_s\": [", j->med,
+                    j->min, j->max);
+            for (int t = 0; t < j->nreps; t++) fprintf(f, "%s%.9g", t ? ", " : "", j->reps[t]);
+            fprintf(f, "]");
+        } else {
+            fprintf(f, ", \"error\": ");
+            cli_json_string(f, j->why);
+        }
+        fprintf(f, "}%s\n", k + 1 < nj ? "," : "");
+    }
+}
+
+/* A finished table, kept for the JSON. */
+typedef struct {
+    const char *section; /* "ladder", "sweep", "scaling" */
+    const char *op;      /* "polymul" or "forward" */
+    size_t n;
+    uint64_t p;
+    job *js;
+    int nj;
+} table;
+
+typedef struct {
+    table *t;
+    int nt, cap;
+} tables;
+
+static int keep(tables *ts, const char *section, const char *op, size_t n, uint64_t p, job *js,
+                int nj)
+{
+    if (ts->nt == ts->cap) {
+        int cap = ts->cap ? 2 * ts->cap : 16;
+        table *t = realloc(ts->t, (size_t)cap * sizeof *t);
+        if (!t) return -1;
+        ts->t = t;
+        ts->cap = cap;
+    }
+    ts->t[ts->nt++] = (table){section, op, n, p, js, nj};
+    return 0;
+}
+
+typedef struct {
+    const options *o;
+    const sysinfo *si;
+    double memcpy_gbps, ghz0, ghz1, cpb, fwd_median;
+    const tables *ts;
+} json_ctx;
+
+static int emit_json(FILE *f, void *ctxp)
+{
+    const json_ctx *x = ctxp;
+    fprintf(f, "{\n  \"benchmark\": \"ladder\",\n  \"machine\": {\n");
+    sysinfo_json(f, x->si, "    ");
+    fprintf(f, ",\n    \"memcpy_gbps\": %.3f,\n    \"clock_ghz_start\": %.4f,\n"
+               "    \"clock_ghz_end\": %.4f\n  },\n",
+            x->memcpy_gbps, x->ghz0, x->ghz1);
+    fprintf(f, "  \"method\": \"rows verified first (products against GMP, transforms against "
+               "the scalar backend); 2 warm-up calls; repetitions interleaved across the rows of "
+               "one table; CLOCK_MONOTONIC around one call; threads as listed (0: single-thread "
+               "backend); no pinning\",\n");
+    fprintf(f, "  \"seed\": %llu,\n  \"threads\": [", (unsigned long long)x->o->seed);
+    for (int i = 0; i < x->o->nthreads; i++) fprintf(f, "%s%d", i ? ", " : "", x->o->threads[i]);
+    fprintf(f, "],\n  \"cycles_per_butterfly\": {\"n\": 65536, \"p\": 469762049, "
+               "\"butterflies\": 524288, \"median_s\": %.9g, \"cycles\": %.4f, "
+               "\"counted\": \"median time of ntt_forward_u32 (all 16 levels and the final "
+               "reduction) times the core clock from a dependent-add loop, over n/2 log2 n "
+               "butterflies\"},\n",
+            x->fwd_median, x->cpb);
+    fprintf(f, "  \"tables\": [\n");
+    for (int i = 0; i < x->ts->nt; i++) {
+        const table *t = &x->ts->t[i];
+        fprintf(f, "    {\"section\": \"%s\", \"op\": \"%s\", \"n\": %zu, \"p\": %llu, \"rows\": [\n",
+                t->section, t->op, t->n, (unsigned long long)t->p);
+        json_jobs(f, t->js, t->nj, "      ");
+        fprintf(f, "    ]}%s\n", i + 1 < x->ts->nt ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+    return 0;
+}
+
+/* ---- the core clock --------------------------------------------------------------- */
+
+/* GHz from a chain of dependent adds (one per cycle), the median of 9
+   runs of about 2 ms. */
+static double clock_ghz(void)
+{
+    double g[9];
+    for (int r = 0; r < 9; r++) {
+        uint64_t x = 0;
+        const long iters = 2000000;
+        const double t0 = now_seconds();
+        for (long i = 0; i < iters; i++) {
+#if defined(__x86_64__) || defined(__i386__)
+            __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0" : "+r"(x));
+#else
+            x += 4;
+            __asm__ volatile("" : "+r"(x));
+#endif
+        }
+        g[r] = 4.0 * (double)iters / (now_seconds() - t0) / 1e9;
+    }
+    double med, lo, hi;
+    bench_stats(g, 9, &med, &lo, &hi);
+    return med;
+}
+
+/* ---- the sections ------------------------------------------------------------------ */
+
+static bool fits(size_t n, uint64_t p) { return p < ((uint64_t)1 << 62) && (p - 1) % (2 * n) == 0; }
+
+static void name_threads(char *buf, size_t len, const char *base, int t)
+{
+    snprintf(buf, len, "%s, %d thread%s", base, t, t == 1 ? "" : "s");
+}
+
+/* 1: the ladder at length o->n for each modulus. */
+static int section_ladder(const options *o, const uint64_t *primes, int np, tables *ts)
+{
+    printf("\n== the CPU ladder: product of two random length-%zu polynomials ==\n", o->n);
+    for (int pi = 0; pi < np; pi++) {
+        product pr;
+        if (product_make(&pr, o->n, primes[pi], o->seed + (uint64_t)pi) != 0) return -1;
+        job *js = calloc(24, sizeof *js);
+        if (!js) return -1;
+        int nj = 0;
+        const int slow = o->reps < 5 ? o->reps : 5;
+        add_mul(js, &nj, "reports' baseline (scalar, radix 2, %)", &pr, NTT_BACKEND_SCALAR,
+                NTT_VARIANT_BASELINE, 0, slow);
+        add_mul(js, &nj, "fast scalar", &pr, NTT_BACKEND_SCALAR, NTT_VARIANT_FAST, 0, o->reps);
+        add_mul(js, &nj, "AVX2", &pr, NTT_BACKEND_AVX2, NTT_VARIANT_FAST, 0, o->reps);
+        for (int t = 0; t < o->nthreads; t++) {
+            char nm[64];
+            name_threads(nm, sizeof nm, "AVX2 + OpenMP", o->threads[t]);
+            add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, o->threads[t], o->reps);
+        }
+        add_refs(js, &nj, &pr, o->reps);
+        run_jobs(js, nj);
+        printf("\np = %llu (%s)\n", (unsigned long long)pr.p,
+               !fits(o->n, pr.p) || !ntt_is_prime(pr.p) ? "CRT over NTT primes"
+               : pr.p < (1u << 30)                      ? "u32, direct"
+                                                        : "u64, direct");
+        print_jobs(js, nj, true);
+        fflush(stdout);
+        product_free(&pr);
+        for (int k = 0; k < nj; k++) js[k].a = js[k].b = js[k].ref = NULL;
+        if (keep(ts, "ladder", "polymul", o->n, primes[pi], js, nj) != 0) return -1;
+    }
+    return 0;
+}
+
+/* 2: time against length, every backend, FLINT and NTL, one modulus. */
+static int section_sweep(const options *o, tables *ts)
+{
+    const uint64_t p = 469762049;
+    const int tmax = o->threads[o->nthreads - 1];
+    printf("\n== time against length, p = %llu (all backends, FLINT, NTL) ==\n",
+           (unsigned long long)p);
+    for (unsigned lg = 8; lg <= o->sweep_max; lg += 2) {
+        const size_t n = (size_t)1 << lg;
+        product pr;
+        if (product_make(&pr, n, p, o->seed + 100 + lg) != 0) return -1;
+        job *js = calloc(12, sizeof *js);
+        if (!js) return -1;
+        int nj = 0;
+        const int want = lg <= 14 ? o->reps : lg <= 18 ? (o->reps + 1) / 2 : 5;
+        if (lg <= 16)
+            add_mul(js, &nj, "reports' baseline", &pr, NTT_BACKEND_SCALAR, NTT_VARIANT_BASELINE, 0,
+                    want < 5 ? want : 5);
+        add_mul(js, &nj, "scalar", &pr, NTT_BACKEND_SCALAR, NTT_VARIANT_FAST, 0, want);
+        add_mul(js, &nj, "AVX2", &pr, NTT_BACKEND_AVX2, NTT_VARIANT_FAST, 0, want);
+        char nm[64];
+        name_threads(nm, sizeof nm, "AVX2 + OpenMP", tmax);
+        add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, tmax, want);
+        add_refs(js, &nj, &pr, want);
+        run_jobs(js, nj);
+        printf("\nn = %zu\n", n);
+        print_jobs(js, nj, false);
+        fflush(stdout);
+        product_free(&pr);
+        for (int k = 0; k < nj; k++) js[k].a = js[k].b = js[k].ref = NULL;
+        if (keep(ts, "sweep", "polymul", n, p, js, nj) != 0) return -1;
+    }
+    return 0;
+}
+
+/* Forward-transform rows for each thread count, against the scalar
+   spectrum of the same input. */
+static int forward_rows(job *js, int *nj, const options *o, size_t n, uint64_t p, uint32_t *xin,
+                        uint32_t *xref, int want)
+{
+    for (int t = 0; t < o->nthreads; t++) {
+        char nm[64];
+        name_threads(nm, sizeof nm, "forward", o->threads[t]);
+        job *j = add_job(js, nj, nm, J_FWD, want);
+        j->backend = NTT_BACKEND_OPENMP;
+        j->threads = o->threads[t];
+        j->opts.threads = o->threads[t];
+        j->n = n;
+        j->p = p;
+        j->xin = xin;
+        j->xref = xref;
+        if (!ntt_backend_available(NTT_BACKEND_OPENMP)) {
+            snprintf(j->why, sizeof j->why, "unavailable");
+            continue;
+        }
+        j->x = malloc(n * sizeof *j->x);
+        if (!j->x || ntt_plan_create(&j->plan, n, p, NTT_U32, NTT_BACKEND_OPENMP, &j->opts) != NTT_OK)
+            snprintf(j->why, sizeof j->why, "FAILED (plan)");
+    }
+    return 0;
+}
+
+/* 3: speed-up against threads. */
+static int section_scaling(const options *o, tables *ts)
+{
+    const uint64_t p = 469762049; /* 7 2^26 + 1: every length up to 2^25 */
+    printf("\n== thread scaling, p = %llu: products of two length-n polynomials and forward "
+           "transforms of length n ==\n",
+           (unsigned long long)p);
+    for (unsigned lg = o->scaling_min; lg <= o->scaling_max; lg++) {
+        const size_t n = (size_t)1 << lg;
+        const int want = lg <= 18 ? o->reps : lg <= 21 ? (o->reps + 1) / 2 : 5;
+        product pr;
+        if (product_make(&pr, n, p, o->seed + 200 + lg) != 0) return -1;
+        job *js = calloc(16, sizeof *js);
+        if (!js) return -1;
+        int nj = 0;
+        for (int t = 0; t < o->nthreads; t++) {
+            char nm[64];
+            name_threads(nm, sizeof nm, "polymul", o->threads[t]);
+            add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, o->threads[t], want);
+        }
+        run_jobs(js, nj);
+        printf("\nn = 2^%u: product\n", lg);
+        print_jobs(js, nj, true);
+        product_free(&pr);
+        for (int k = 0; k < nj; k++) js[k].a = js[k].b = js[k].ref = NULL;
+        if (keep(ts, "scaling", "polymul", n, p, js, nj) != 0) return -1;
+
+        /* The forward transform of length n. */
+        uint32_t *xin = malloc(n * sizeof *xin), *xref = malloc(n * sizeof *xref);
+        job *fs = calloc(16, sizeof *fs);
+        if (!xin || !xref || !fs) return -1;
+        rng_t r;
+        rng_seed(&r, o->seed + 300 + lg);
+        for (size_t i = 0; i < n; i++) xin[i] = xref[i] = (uint32_t)rng_below(&r, p);
+        ntt_plan *sp;
+        if (ntt_plan_create(&sp, n, p, NTT_U32, NTT_BACKEND_SCALAR, NULL) != NTT_OK) return -1;
+        ntt_status s = ntt_forward_u32(sp, xref);
+        ntt_plan_destroy(sp);
+        if (s != NTT_OK) return -1;
+        int nf = 0;
+        forward_rows(fs, &nf, o, n, p, xin, xref, want);
+        run_jobs(fs, nf);
+        printf("n = 2^%u: forward transform\n", lg);
+        print_jobs(fs, nf, true);
+        fflush(stdout);
+        if (keep(ts, "scaling", "forward", n, p, fs, nf) != 0) return -1;
+        /* xin and xref stay with the table (freed at the end); the cached
+           plans of this length go, as the next length needs the memory. */
+        ntt_cache_clear();
+    }
+    return 0;
+}
+
+/* 4: cycles per butterfly, forward u32 of 2^16 in cache, single thread. */
+static double cycles_per_butterfly(double ghz, double *median)
+{
+    const size_t n = 65536;
+    const uint64_t p = 469762049;
+    ntt_plan *pl;
+    if (ntt_plan_create(&pl, n, p, NTT_U32, NTT_BACKEND_AUTO, NULL) != NTT_OK) return 0;
+    /* The single-thread backend AUTO would pick when not threaded. */
+    if (ntt_plan_backend(pl) == NTT_BACKEND_OPENMP) {
+        ntt_plan_destroy(pl);
+        const ntt_backend be = ntt_backend_available(NTT_BACKEND_AVX2) ? NTT_BACKEND_AVX2
+                                                                       : NTT_BACKEND_SCALAR;
+        if (ntt_plan_create(&pl, n, p, NTT_U32, be, NULL) != NTT_OK) return 0;
+    }
+    uint32_t *x = malloc(n * sizeof *x);
+    enum { R = 201 };
+    double t[R];
+    if (!x) return 0;
+    for (size_t i = 0; i < n; i++) x[i] = (uint32_t)(i * 2654435761u % p);
+    ntt_status s = NTT_OK;
+    for (int w = 0; w < 20; w++) s |= ntt_forward_u32(pl, x);
+    for (int r = 0; r < R; r++) {
+        const double t0 = now_seconds();
+        s |= ntt_forward_u32(pl, x);
+        t[r] = now_seconds() - t0;
+    }
+    if (s != NTT_OK) {
+        ntt_plan_destroy(pl);
+        free(x);
+        return 0;
+    }
+    double lo, hi;
+    bench_stats(t, R, median, &lo, &hi);
+    const double cpb = *median * ghz * 1e9 / ((double)n / 2 * 16);
+    printf("\n== cycles per butterfly: forward u32, n = 2^16 (in cache), %s backend ==\n"
+           "  median %.1f us (min %.1f, max %.1f, %d calls on one buffer) x %.3f GHz / "
+           "(n/2 log2 n = 524288 butterflies) = %.3f cycles per butterfly\n"
+           "  (the time includes the final reduction to [0, p); the clock comes from a chain of "
+           "dependent adds in this run)\n",
+           ntt_backend_name(ntt_plan_backend(pl)), *median * 1e6, lo * 1e6, hi * 1e6, R, ghz, cpb);
+    ntt_plan_destroy(pl);
+    free(x);
+    return cpb;
+}
+
+/* ---- command line ------------------------------------------------------------------ */
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: ntt bench --ladder [--n N] [--primes P1,...] [--threads T1,T2,...] [--reps R]\n"
+            "                          [--sweep-max LOG] [--scaling LO-HI] [--quick] [--seed S]\n"
+            "                          [--json FILE]\n"
+            "The reports' CPU ladder for products of two random length-N polynomials (default\n"
+            "N = 131072; moduli 7340033, 104857601, 469762049, 1337006139375617): serial\n"
+            "baseline, scalar, AVX2, AVX2 + OpenMP on each thread count (default 1, 2, 4, ...\n"
+            "up to the logical CPUs), FLINT and NTL; then time against length (2^8 ..\n"
+            "2^sweep-max, default 20) and thread scaling (lengths 2^LO .. 2^HI, default\n"
+            "16-24) for products and forward transforms; then cycles per butterfly of a\n"
+            "forward u32 transform of 2^16.  Every row is verified first; repetitions\n"
+            "(default 21, fewer for slow rows) are interleaved; --json writes them all.\n"
+            "--quick: 7 repetitions, sweep to 2^16, scaling 2^16-2^20.\n");
+}
+
+static bool parse_threads(char *list, options *o)
+{
+    o->nthreads = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        uint64_t v;
+        if (o->nthreads == 16 || !cli_parse_u64(tok, &v) || v < 1 || v > 1024) return false;
+        o->threads[o->nthreads++] = (int)v;
+    }
+    return o->nthreads > 0;
+}
+
+int cmd_ladder(int argc, char **argv)
+{
+    options o = {.n = 131072, .reps = 21, .seed = 20261121, .sweep_max = 20, .scaling_min = 16,
+                 .scaling_max = 24};
+    uint64_t primes[16] = {7340033, 104857601, 469762049, 1337006139375617ull};
+    int np = 4;
+    bool threads_given = false, sweep_given = false, scaling_given = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        uint64_t v;
+        if (!strcmp(a, "--ladder")) {
+            continue;
+        } else if (cli_is_help(a)) {
+            usage(stdout);
+            return EXIT_OK;
+        } else if (!strcmp(a, "--quick")) {
+            o.quick = true;
+        } else if (!strcmp(a, "--n") && i + 1 < argc && cli_parse_u64(argv[i + 1], &v) && v >= 2 &&
+                   v <= (1u << 24)) {
+            o.n = (size_t)v;
+            i++;
+        } else if (!strcmp(a, "--reps") && i + 1 < argc && cli_parse_u64(argv[i + 1], &v) && v >= 1 &&
+                   v <= 10000) {
+            o.reps = (int)v;
+            i++;
+        } else if (!strcmp(a, "--seed") && i + 1 < argc && cli_parse_u64(argv[i + 1], &v)) {
+            o.seed = v;
+            i++;
+        } else if (!strcmp(a, "--json") && i + 1 < argc) {
+            o.json = argv[++i];
+        } else if (!strcmp(a, "--threads") && i + 1 < argc) {
+            if (!parse_threads(argv[++i], &o)) {
+                fprintf(stderr, "ntt bench: bad thread list (at most 16 counts in [1, 1024])\n");
+                return EXIT_USAGE;
+            }
+            threads_given = true;
+        } else if (!strcmp(a, "--sweep-max") && i + 1 < argc && cli_parse_u64(argv[i + 1], &v) &&
+                   v >= 8 && v <= 24) {
+            o.sweep_max = (unsigned)v;
+            sweep_given = true;
+            i++;
+        } else if (!strcmp(a, "--scaling") && i + 1 < argc) {
+            unsigned lo, hi;
+            char tail;
+            if (sscanf(argv[++i], "%u-%u%c", &lo, &hi, &tail) != 2 || lo < 10 || hi > 25 || lo > hi) {
+                fprintf(stderr, "ntt bench: --scaling LO-HI with 10 <= LO <= HI <= 25\n");
+                return EXIT_USAGE;
+            }
+            o.scaling_min = lo;
+            o.scaling_max = hi;
+            scaling_given = true;
+        } else if (!strcmp(a, "--primes") && i + 1 < argc) {
+            np = 0;
+            char *save = NULL;
+            for (char *tok = strtok_r(argv[++i], ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                if (np == 16 || !cli_parse_u64(tok, &v) || v < 2 || v >= (1ull << 63)) {
+                    fprintf(stderr, "ntt bench: bad modulus list (at most 16, each in [2, 2^63))\n");
+                    return EXIT_USAGE;
+                }
+                primes[np++] = v;
+            }
+            if (np == 0) return EXIT_USAGE;
+        } else {
+            fprintf(stderr, "ntt bench: unknown or incomplete option '%s'\n", a);
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+    }
+    if (o.quick) {
+        o.reps = o.reps < 7 ? o.reps : 7;
+        if (!sweep_given) o.sweep_max = 16;
+        if (!scaling_given) o.scaling_max = 20;
+    }
+
+    sysinfo si;
+    sysinfo_read(&si);
+    if (!threads_given) {
+        o.nthreads = 0;
+        for (int t = 1; t < si.logical_cpus && o.nthreads < 15; t *= 2) o.threads[o.nthreads++] = t;
+        o.threads[o.nthreads++] = si.logical_cpus > 0 ? si.logical_cpus : 1;
+    }
+    const double bw = sysinfo_memcpy_gbps((size_t)64 << 20);
+    const double ghz0 = clock_ghz();
+    printf("ntt bench --ladder\nmachine: %s, %d logical CPUs, %s; %s; commit %s\n", si.cpu_model,
+           si.logical_cpus, si.cpu_flags, si.compiler, si.commit);
+    printf("core clock %.3f GHz (dependent adds), memcpy %.1f GB/s; threads:", ghz0, bw);
+    for (int t = 0; t < o.nthreads; t++) printf(" %d", o.threads[t]);
+    printf(" (not pinned)\nmethod: every row verified first (products against GMP, transforms "
+           "against the scalar backend),\n        2 warm-up calls, repetitions interleaved "
+           "across a table's rows, CLOCK_MONOTONIC around one call\n");
+
+    tables ts = {0};
+    int rc = EXIT_OK;
+    double fwd_med = 0;
+    const double cpb = cycles_per_butterfly(ghz0, &fwd_med);
+    if (section_ladder(&o, primes, np, &ts) != 0 || section_sweep(&o, &ts) != 0 ||
+        section_scaling(&o, &ts) != 0) {
+        fprintf(stderr, "ntt bench: out of memory\n");
+        rc = EXIT_FAILURE_LIB;
+    }
+    const double ghz1 = clock_ghz();
+    printf("\ncore clock at the end: %.3f GHz\n", ghz1);
+    for (int i = 0; i < ts.nt; i++)
+        for (int k = 0; k < ts.t[i].nj; k++)
+            if (!ts.t[i].js[k].ok && strncmp(ts.t[i].js[k].why, "FAILED", 6) == 0) rc = EXIT_MISMATCH;
+    if (o.json && rc != EXIT_FAILURE_LIB) {
+        json_ctx jc = {&o, &si, bw, ghz0, ghz1, cpb, fwd_med, &ts};
+        char why[160];
+        if (cli_atomic_write(o.json, emit_json, &jc, why, sizeof why) != 0) {
+            fprintf(stderr, "ntt bench: %s: cannot write: %s\n", o.json, why);
+            if (rc == EXIT_OK) rc = EXIT_OUTPUT_IO;
+        } else {
+            printf("wrote %s\n", o.json);
+        }
+    }
+    for (int i = 0; i < ts.nt; i++) {
+        for (int k = 0; k < ts.t[i].nj; k++) {
+            if (ts.t[i].js[k].kind == J_FWD && k == 0) {
+                free((void *)ts.t[i].js[k].xin);
+                free((void *)ts.t[i].js[k].xref);
+            }
+            job_free(&ts.t[i].js[k]);
+        }
+        free(ts.t[i].js);
+    }
+    free(ts.t);
+    ntt_cache_clear();
+    return rc;
+}
