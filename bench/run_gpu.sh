@@ -55,10 +55,16 @@ for stage in "$@"; do
     ;;
   sanitize)
     step compute-sanitizer
+    # The test provokes a device out-of-memory on purpose: API errors are
+    # the library's to report (and the test checks the status), so the
+    # sanitizer looks at kernel memory accesses and races only.
     for tool in memcheck racecheck; do
-      NTT_TEST_MAX_LOG=${SAN_MAX_LOG:-12} timeout "${SAN_TIMEOUT:-150}" compute-sanitizer \
-        --tool $tool --error-exitcode 99 "$build/tests/test_cuda" >"$OUT/sanitize-$tool.log" 2>&1
-      echo "$tool exit $?"; tail -4 "$OUT/sanitize-$tool.log"
+      max=${SAN_MAX_LOG:-10}
+      [ $tool = racecheck ] && max=${RACE_MAX_LOG:-6}
+      NTT_TEST_MAX_LOG=$max timeout "${SAN_TIMEOUT:-150}" compute-sanitizer \
+        --tool $tool --report-api-errors no --error-exitcode 99 "$build/tests/test_cuda" \
+        >"$OUT/sanitize-$tool.log" 2>&1
+      echo "$tool (sizes to 2^$max) exit $?"; tail -3 "$OUT/sanitize-$tool.log"
     done
     ;;
   bench)

@@ -275,6 +275,16 @@ static void usage(FILE *f)
 
 int cmd_bench(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--gpu") || !strcmp(argv[i], "--gpu-modmul")) {
+#ifdef NTT_HAVE_CUDA
+            return argv[i][5] ? bench_gpu_modmul(argc, argv) : bench_gpu(argc, argv);
+#else
+            fprintf(stderr, "ntt bench: %s: this build has no CUDA backend\n", argv[i]);
+            return EXIT_UNSUPPORTED;
+#endif
+        }
+    }
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--ladder")) return cmd_ladder(argc, argv);
     options o = {.n = 131072, .reps = 31, .baseline_reps = 7, .seed = 20261121};

@@ -2,6 +2,10 @@
 #ifndef NTT_TOOL_H
 #define NTT_TOOL_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include "ntt.h"
 
 #include <stddef.h>
@@ -28,6 +32,11 @@ int cmd_gen(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+#ifdef NTT_HAVE_CUDA
+/* bench_gpu.cu, bench_modmul.cu: `ntt bench --gpu`, `ntt bench --gpu-modmul`. */
+int bench_gpu(int argc, char **argv);
+int bench_gpu_modmul(int argc, char **argv);
+#endif
 int cmd_ladder(int argc, char **argv); /* ntt bench --ladder (ladder.c) */
 
 /* Exit code for a library status from reading an input / running a product. */
@@ -80,5 +89,9 @@ typedef struct { uint64_t s[4]; } rng_t;
 void rng_seed(rng_t *r, uint64_t seed);
 uint64_t rng_next(rng_t *r);
 uint64_t rng_below(rng_t *r, uint64_t bound); /* uniform in [0, bound), bound >= 1 */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

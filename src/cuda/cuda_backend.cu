@@ -335,10 +335,11 @@ ntt_status launch_bottom(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t it
     return NTT_OK;
 }
 
+// One thread per element: n <= 2^30 gives at most 2^22 blocks of 256, well
+// inside gridDim.x's 2^31 - 1.
 dim3 grid1d(size_t n, size_t items, int block)
 {
-    size_t gx = (n + block - 1) / block;
-    return dim3((unsigned)(gx < 65535 ? gx : 65535), (unsigned)items);
+    return dim3((unsigned)((n + block - 1) / block), (unsigned)items);
 }
 
 template <class T>
@@ -798,10 +799,31 @@ ntt_status cuda_pointwise(ntt_plan *plan, void *c, const void *a, const void *b,
     return NTT_OK;
 }
 
+// Page-locked host memory (cudaMallocHost / cudaHostRegister) can be the
+// source or target of a copy directly, with no staging copy on the CPU.
+bool pinned(const void *p)
+{
+    cudaPointerAttributes at;
+    if (cudaPointerGetAttributes(&at, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    return at.type == cudaMemoryTypeHost;
+}
+
 ntt_status cuda_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
                         const void *b, size_t lb, size_t count, size_t stride, bool io64)
 {
     CudaPlan *cp = cp_of(plan);
+    if (count == 1 && !io64 && pinned(a) && pinned(b) && pinned(c)) {
+        const size_t e = cp->elem;
+        CK(plan, cudaMemcpyAsync(cp->dA, a, la * e, cudaMemcpyHostToDevice, cp->stream));
+        CK(plan, cudaMemcpyAsync(cp->dB, b, lb * e, cudaMemcpyHostToDevice, cp->stream));
+        TRY(tab(plan).polymul(plan, cp->dA, lc, cp->dA, la, cp->dB, lb, 1, plan->n, cp->stream));
+        CK(plan, cudaMemcpyAsync(c, cp->dA, lc * e, cudaMemcpyDeviceToHost, cp->stream));
+        CK(plan, cudaStreamSynchronize(cp->stream));
+        return NTT_OK;
+    }
     const size_t n = plan->n, ue = io64 ? 8 : cp->elem;
     for (size_t i0 = 0; i0 < count; i0 += plan->batch) {
         const size_t ni = count - i0 < plan->batch ? count - i0 : plan->batch;
