@@ -72,6 +72,14 @@ for stage in "$@"; do
     "$build/ntt" bench --gpu --json "$OUT/gpu-bench.json" >"$OUT/gpu-bench.txt" 2>&1
     echo "bench exit $?"; tail -60 "$OUT/gpu-bench.txt"
     ;;
+  profile)
+    step ncu profile
+    ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats \
+      --section WarpStateStats --section MemoryWorkloadAnalysis \
+      --kernel-name regex:"k_pass|k_polymul_bottom" --launch-count 12 \
+      "$build/ntt" bench --gpu --profile >"$OUT/ncu.txt" 2>&1
+    echo "ncu exit $?"; grep -E "k_pass|k_polymul|Duration|Throughput|Achieved Occupancy|Registers Per|Block Limit|Stall|Warp Cycles|Bank" "$OUT/ncu.txt" | head -90
+    ;;
   modmul)
     step modmul chain-16
     "$build/ntt" bench --gpu-modmul --json "$OUT/gpu-modmul.json" >"$OUT/gpu-modmul.txt" 2>&1

@@ -311,7 +311,8 @@ NTT_API NTT_NODISCARD ntt_status ntt_cuda_polymul_u64(ntt_plan *plan, uint64_t *
                                               size_t stride, ntt_cuda_stream stream);
 
 /* The CUDA error behind the last NTT_EBACKEND of this plan (a cudaError_t
-   value), 0 if none. */
+   value), 0 if none; with plan NULL, the last one of any plan in the
+   process (including those ntt_polymul_mod makes). */
 NTT_API int ntt_cuda_last_error(const ntt_plan *plan);
 
 /* The GPU as the backend sees it.  NTT_EUNSUPPORTED without CUDA or GPU. */

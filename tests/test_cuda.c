@@ -282,8 +282,9 @@ static void polymul_mod(void)
             rnd_fill64(a, la, p);
             rnd_fill64(b, lb, p);
             CHECK_STATUS(NTT_OK, ntt_polymul_mod(r, a, la, b, lb, p, NTT_BACKEND_SCALAR), "scalar");
-            CHECK_STATUS(NTT_OK, ntt_polymul_mod(g, a, la, b, lb, p, NTT_BACKEND_CUDA),
-                         "cuda p=%llu la=%zu lb=%zu", (unsigned long long)p, la, lb);
+            ntt_status s = ntt_polymul_mod(g, a, la, b, lb, p, NTT_BACKEND_CUDA);
+            CHECK_STATUS(NTT_OK, s, "cuda p=%llu la=%zu lb=%zu (CUDA error of the last failing plan: %d)",
+                         (unsigned long long)p, la, lb, ntt_cuda_last_error(NULL));
             CHECK_ARR64(r, g, la + lb - 1, "ntt_polymul_mod cuda p=%llu la=%zu lb=%zu",
                         (unsigned long long)p, la, lb);
             free(a);

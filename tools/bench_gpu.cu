@@ -114,7 +114,12 @@ bool time_op(Row &r, Op op, int sets, int reps, bool graph, cudaStream_t st)
             CUDA_OR(cudaGraphUpload(ex[k], st), "upload");
         }
     }
-    auto run = [&](int k) { return graph ? cudaGraphLaunch(ex[k], st) == cudaSuccess : op(k); };
+    auto run = [&](int k) {
+        if (!graph) return op(k);
+        cudaError_t e = cudaGraphLaunch(ex[k], st);
+        if (e != cudaSuccess) fprintf(stderr, "ntt bench: graph launch: %s\n", cudaGetErrorString(e));
+        return e == cudaSuccess;
+    };
     for (int w = 0; w < 3; w++)
         if (!run(w % sets)) return false;
     cudaEvent_t e0, e1;
@@ -137,6 +142,17 @@ bool time_op(Row &r, Op op, int sets, int reps, bool graph, cudaStream_t st)
 }
 
 size_t g_l2 = 50u << 20;
+
+// What failed, with the CUDA error the plan recorded, for the FAILED rows.
+std::string describe_failure(const ntt_plan *pg, const char *step)
+{
+    std::string w = step;
+    const int e = ntt_cuda_last_error(pg);
+    if (e) w += std::string(": ") + cudaGetErrorString((cudaError_t)e);
+    const cudaError_t now = cudaPeekAtLastError();
+    if (now != cudaSuccess) w += std::string(" (pending: ") + cudaGetErrorString(now) + ")";
+    return w;
+}
 
 // Buffer sets so that `bytes_per_set` times the count exceeds twice the L2.
 int cold_sets(size_t bytes_per_set)
@@ -249,8 +265,10 @@ void bench_forward(const FwdCase &c, ntt_modmul mm, int reps, cudaStream_t st, r
             Row r = base;
             r.mode = std::string(graph ? "graph " : "stream ") + (cold ? "cold" : "warm");
             // Inputs in [0, p) for every set: the transform's own output is.
-            r.ok = time_op(r, op, cold ? sets : 1, reps, graph, st) && check();
-            if (!r.ok) r.why = "timing or re-check failed";
+            const bool timed = time_op(r, op, cold ? sets : 1, reps, graph, st);
+            const bool rechecked = timed && check();
+            r.ok = timed && rechecked;
+            if (!r.ok) r.why = describe_failure(pg, timed ? "re-check after timing" : "timing");
             summarize(r);
             g_rows.push_back(r);
         }
@@ -333,8 +351,9 @@ void bench_polymul(const MulCase &c, int reps, bool graph_too, bool cold_too, cu
             if (!verified) {
                 r.why = ok ? "result differs from the scalar backend" : "set-up failed";
             } else {
-                r.ok = time_op(r, op, cold ? sets : 1, reps, graph, st) && check();
-                if (!r.ok) r.why = "timing or re-check failed";
+                const bool timed = time_op(r, op, cold ? sets : 1, reps, graph, st);
+                r.ok = timed && check();
+                if (!r.ok) r.why = describe_failure(pg, timed ? "re-check after timing" : "timing");
             }
             summarize(r);
             g_rows.push_back(r);
@@ -527,10 +546,13 @@ void print_group(const char *g)
 extern "C" int bench_gpu(int argc, char **argv)
 {
     const char *json = nullptr;
-    bool quick = false;
+    bool quick = false, profile = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--gpu")) continue;
-        if (!strcmp(argv[i], "--quick")) {
+        if (!strcmp(argv[i], "--profile")) {
+            // A few calls of the headline kernels, for a profiler.
+            profile = quick = true;
+        } else if (!strcmp(argv[i], "--quick")) {
             quick = true;
         } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
             json = argv[++i];
@@ -556,7 +578,16 @@ extern "C" int bench_gpu(int argc, char **argv)
     if (cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) != cudaSuccess) return EXIT_FAILURE_LIB;
     rng_t rng;
     rng_seed(&rng, 20261121);
-    const int reps = quick ? 10 : 50;
+    const int reps = profile ? 2 : quick ? 10 : 50;
+    if (profile) {
+        MulCase m = {"profile", (size_t)1 << 18, 131072, 131072, 469762049, NTT_VARIANT_FAST,
+                     NTT_MODMUL_SHOUP, 0, 0, "polymul 2^18 shoup"};
+        bench_polymul(m, reps, false, false, st, &rng);
+        bench_forward({"profile", NTT_U32, (size_t)1 << 24, 1, {469762049}, 0}, NTT_MODMUL_SHOUP, reps,
+                      st, &rng);
+        print_group("profile");
+        return EXIT_OK;
+    }
 
     // Headline figures (targets from the issue, measured on an H100 by it).
     const char *H = "headline: fast path, data on the device";

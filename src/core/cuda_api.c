@@ -63,7 +63,14 @@ NTT_CUDA_API(u64, uint64_t, NTT_U64)
 
 int ntt_cuda_last_error(const ntt_plan *plan)
 {
-    if (!plan || !plan->ops || !plan->ops->dev_last_error) return 0;
+    if (!plan) {
+#ifdef NTT_HAVE_CUDA
+        return ntt_cuda_ops.dev_last_error(NULL);
+#else
+        return 0;
+#endif
+    }
+    if (!plan->ops || !plan->ops->dev_last_error) return 0;
     return plan->ops->dev_last_error(plan);
 }
 

@@ -42,9 +42,14 @@ struct CudaPlan {
 
 CudaPlan *cp_of(const ntt_plan *plan) { return static_cast<CudaPlan *>(plan->backend_data); }
 
+// The last CUDA error of any plan, for ntt_cuda_last_error(NULL): plans made
+// inside ntt_polymul_mod are not the caller's to ask.
+volatile int g_last_error;
+
 ntt_status fail(const ntt_plan *plan, cudaError_t e)
 {
     if (plan && plan->backend_data) cp_of(plan)->last_error = (int)e;
+    g_last_error = (int)e;
     (void)cudaGetLastError();  // clear a non-sticky error so later calls start clean
     return e == cudaErrorMemoryAllocation ? NTT_ENOMEM : NTT_EBACKEND;
 }
@@ -277,8 +282,8 @@ int pass_threads(const Geom &g)
 
 template <class T> size_t pass_smem(const Geom &g, bool fused)
 {
-    const size_t t = (tile_bytes<T>(g) + 15) & ~(size_t)15, w = tw_bytes<T>(g);
-    return fused ? 2 * t + 2 * w : t + w;
+    const size_t t = (tile_bytes<T>(g) + 15) & ~(size_t)15;
+    return fused ? 2 * t : t;
 }
 
 template <class T> const Mod<T> *dmods(const ntt_plan *plan)
@@ -689,7 +694,7 @@ ntt_status cuda_plan_init(ntt_plan *plan)
 {
     if (!cuda_supports(plan->variant, plan->modmul)) return NTT_EUNSUPPORTED;
     if (plan->modmul == NTT_MODMUL_DEFAULT)
-        plan->modmul = plan->variant == NTT_VARIANT_FAST ? NTT_MODMUL_MONTGOMERY
+        plan->modmul = plan->variant == NTT_VARIANT_FAST ? NTT_MODMUL_SHOUP
                                                          : NTT_MODMUL_BARRETT;
     CudaPlan *cp = static_cast<CudaPlan *>(calloc(1, sizeof(CudaPlan)));
     if (!cp) return NTT_ENOMEM;
@@ -865,6 +870,7 @@ ntt_status dev_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_t
 
 int dev_last_error(const ntt_plan *plan)
 {
+    if (!plan) return g_last_error;
     return plan->backend_data ? cp_of(plan)->last_error : 0;
 }
 

@@ -40,7 +40,7 @@ template <class T> struct PassArgs {
 };
 
 template <class T> struct TileShape {
-    int P, L, C, logC, lo, d0, nhi;
+    int P, L, C, logC, lo, d0, nhi, rs;
     __device__ TileShape(const Geom &g)
     {
         P = g.P;
@@ -50,81 +50,62 @@ template <class T> struct TileShape {
         lo = g.lo;
         d0 = g.d0;
         nhi = lo > 0 ? 1 : C;  // columns of one block share hi unless lo = 0
+        rs = L + (L >> 5) + 1; // padded row
     }
     __device__ size_t column_hi(size_t gc) const { return gc >> lo; }
     __device__ size_t elem(size_t gc, int mid) const
     {
         return ((gc >> lo) << (P + lo)) + ((size_t)mid << lo) + (gc & (((size_t)1 << lo) - 1));
     }
+    // One word of padding per 32 (and per row): the strided patterns of the
+    // later rounds (stride 8, 64) then fall on distinct banks.
+    __device__ int at(int c, int mid) const { return c * rs + mid + (mid >> 5); }
 };
 
-// Padded rows: threads that walk c hit distinct banks.
-template <class T> __device__ __forceinline__ T &tile_at(T *tile, int L, int c, int mid)
+template <class T> __host__ __device__ inline size_t tile_bytes(const Geom &g)
 {
-    return tile[c * (L + 1) + mid];
+    const size_t L = (size_t)1 << g.P;
+    return (size_t)(1 << g.logC) * (L + (L >> 5) + 1) * sizeof(T);
 }
 
-// Coalesced tile load: consecutive threads take consecutive addresses.
-template <class T>
-__device__ void load_tile(T *tile, const TileShape<T> &S, const T *src, size_t len, size_t gc0)
+template <class T> __device__ __forceinline__ T *align_up(unsigned char *p, size_t off)
 {
-    const int total = S.C * S.L;
-    for (int idx = threadIdx.x; idx < total; idx += blockDim.x) {
-        int c, mid;
-        if (S.lo > 0) {
-            c = idx & (S.C - 1);
-            mid = idx >> S.logC;
-        } else {
-            mid = idx & (S.L - 1);
-            c = idx >> S.P;
-        }
-        size_t x = S.elem(gc0 + c, mid);
-        tile_at(tile, S.L, c, mid) = x < len ? src[x] : T(0);
+    return reinterpret_cast<T *>(p + ((off + 15) & ~(size_t)15));
+}
+
+// Where a round reads and writes: global memory for the first and last
+// round of a pass, the shared tile in between.
+template <class T> struct PassIO {
+    const T *gin;
+    T *gout;
+    size_t in_len, out_len;
+    T *tile;
+    int flags;
+};
+
+// The twiddle of the butterfly at pass level s, local node j, for column hi:
+// global node (2^(d0+s) + (hi << s) + j - 2^s).  Table kinds read the tree
+// tables through the read-only cache; the Montgomery kind makes it from the
+// two small tables.
+template <int K, class T, bool INV>
+__device__ __forceinline__ Tw<T> pass_tw(const TileShape<T> &S, size_t hi, int s, int j,
+                                         const Mod<T> &Mg, const T *tw, const T *twx)
+{
+    if (K == K_MONT) {
+        const uint32_t k = (uint32_t)((hi << s) + (size_t)(j - (1 << s)));
+        return node_tw<K, T>((unsigned)(S.d0 + s), k, INV, Mg);
     }
+    const size_t i = ((size_t)1 << (S.d0 + s)) + (hi << s) + (size_t)(j - (1 << s));
+    return Tw<T>{__ldg(tw + i), __ldg(twx + i)};
 }
 
-template <class T>
-__device__ void store_tile(const T *tile, const TileShape<T> &S, T *dst, size_t len, size_t gc0,
-                           int flags, bool inv, const Ar<T> &M)
-{
-    const int total = S.C * S.L;
-    for (int idx = threadIdx.x; idx < total; idx += blockDim.x) {
-        int c, mid;
-        if (S.lo > 0) {
-            c = idx & (S.C - 1);
-            mid = idx >> S.logC;
-        } else {
-            mid = idx & (S.L - 1);
-            c = idx >> S.P;
-        }
-        size_t x = S.elem(gc0 + c, mid);
-        if (x >= len) continue;
-        T v = tile_at(tile, S.L, c, mid);
-        if (flags & F_REDUCE) v = inv ? csub(v, M.p) : csub(csub(v, M.p2), M.p);
-        dst[x] = v;
-    }
-}
-
-// Twiddles of the block's subtree(s): local heap index j in [1, L) of
-// column slot h is global node (root << s) + j - 2^s, s = floor(log2 j).
-template <int K, class T>
-__device__ void load_twiddles(Tw<T> *tw, const TileShape<T> &S, size_t gc0, bool inv,
-                              const Mod<T> &M)
-{
-    const int per = S.L - 1, total = S.nhi * per;
-    for (int idx = threadIdx.x; idx < total; idx += blockDim.x) {
-        int h = idx / per, j = 1 + idx % per;
-        int s = 31 - __clz(j);
-        size_t hi = S.column_hi(gc0 + (S.nhi == 1 ? 0 : h));
-        uint32_t k = (uint32_t)((hi << s) + (size_t)(j - (1 << s)));
-        tw[h * S.L + j] = node_tw<K, T>((unsigned)(S.d0 + s), k, inv, M);
-    }
-}
-
-// One round: R = 2^r elements per group, levels s0 .. s0+r-1 of the pass.
+// One round: groups of R = 2^r elements, pass levels s0 .. s0+r-1.  All
+// loads of a group are issued before the first use.
 template <int K, class T, bool INV, int r>
-__device__ __forceinline__ void round_r(T *tile, const Tw<T> *tw, const TileShape<T> &S, int s0,
-                                        const Ar<T> &M, bool scale_root, Tw<T> sc, Tw<T> sc1)
+__device__ __forceinline__ void round_r(const TileShape<T> &S, const PassIO<T> &io, size_t gc0,
+                                        int s0, bool from_global, bool to_global, const Mod<T> &Mg,
+                                        const Ar<T> &M, const T *tw, const T *twx,
+                                        bool scale_root, Tw<T> sc, Tw<T> sc1)
 {
     constexpr int R = 1 << r;
     const int glo_bits = S.P - s0 - r;
@@ -144,10 +125,18 @@ __device__ __forceinline__ void round_r(T *tile, const Tw<T> *tw, const TileShap
             c = rest >> s0;
         }
         const int base = (gh << (S.P - s0)) | gl;
-        const Tw<T> *twc = tw + (S.nhi == 1 ? 0 : c) * S.L;
+        const size_t hi = S.column_hi(gc0 + (S.nhi == 1 ? 0 : c));
         T x[R];
+        if (from_global) {
 #pragma unroll
-        for (int e = 0; e < R; e++) x[e] = tile_at(tile, S.L, c, base + (e << glo_bits));
+            for (int e = 0; e < R; e++) {
+                const size_t a = S.elem(gc0 + c, base + (e << glo_bits));
+                x[e] = a < io.in_len ? io.gin[a] : T(0);
+            }
+        } else {
+#pragma unroll
+            for (int e = 0; e < R; e++) x[e] = io.tile[S.at(c, base + (e << glo_bits))];
+        }
         if (!INV) {
 #pragma unroll
             for (int l = 0; l < r; l++) {
@@ -155,7 +144,9 @@ __device__ __forceinline__ void round_r(T *tile, const Tw<T> *tw, const TileShap
 #pragma unroll
                 for (int e = 0; e < R; e++) {
                     if (e & dist) continue;
-                    const Tw<T> W = twc[(1 << (s0 + l)) + (gh << l) + (e >> (r - l))];
+                    const Tw<T> W = pass_tw<K, T, false>(S, hi, s0 + l,
+                                                         (1 << (s0 + l)) + (gh << l) + (e >> (r - l)),
+                                                         Mg, tw, twx);
                     T u = csub(x[e], M.p2);
                     T t = mulw<K, T>(x[e + dist], W, M);
                     x[e] = u + t;
@@ -174,54 +165,56 @@ __device__ __forceinline__ void round_r(T *tile, const Tw<T> *tw, const TileShap
                         x[e] = mulw<K, T>(a + b, sc, M);
                         x[e + dist] = mulw<K, T>(a - b + M.p2, sc1, M);
                     } else {
-                        const Tw<T> W = twc[(1 << (s0 + l)) + (gh << l) + (e >> (r - l))];
+                        const Tw<T> W = pass_tw<K, T, true>(S, hi, s0 + l,
+                                                            (1 << (s0 + l)) + (gh << l) + (e >> (r - l)),
+                                                            Mg, tw, twx);
                         x[e] = csub(a + b, M.p2);
                         x[e + dist] = mulw<K, T>(a - b + M.p2, W, M);
                     }
                 }
             }
         }
+        if (to_global) {
 #pragma unroll
-        for (int e = 0; e < R; e++) tile_at(tile, S.L, c, base + (e << glo_bits)) = x[e];
+            for (int e = 0; e < R; e++) {
+                const size_t a = S.elem(gc0 + c, base + (e << glo_bits));
+                T v = x[e];
+                if (io.flags & F_REDUCE) v = INV ? csub(v, M.p) : csub(csub(v, M.p2), M.p);
+                if (a < io.out_len) io.gout[a] = v;
+            }
+        } else {
+#pragma unroll
+            for (int e = 0; e < R; e++) io.tile[S.at(c, base + (e << glo_bits))] = x[e];
+        }
     }
 }
 
-// All rounds of a pass on a tile in shared memory: the short round (P mod 3
-// levels) at the top, then rounds of three.  The inverse runs them in
-// reverse.  Ends with a barrier.
+// The rounds of a pass: the short one (P mod 3 levels) at the top, then
+// rounds of three; the inverse runs them in reverse.  The first round reads
+// io.gin (when first_global) and the last writes io.gout (when
+// last_global); the rest go through the shared tile, with a barrier before
+// every round that reads what others wrote.
 template <int K, class T, bool INV>
-__device__ void run_rounds(T *tile, const Tw<T> *tw, const TileShape<T> &S, const Ar<T> &M,
+__device__ void run_rounds(const TileShape<T> &S, const PassIO<T> &io, size_t gc0,
+                           bool first_global, bool last_global, const Mod<T> &Mg, const Ar<T> &M,
                            bool scale_root, Tw<T> sc, Tw<T> sc1)
 {
+    const T *tw = INV ? Mg.iw : Mg.fw, *twx = INV ? Mg.iwx : Mg.fwx;
     const int r0 = S.P % 3 ? S.P % 3 : (S.P >= 3 ? 3 : S.P);
     const int nr = r0 == S.P ? 1 : 1 + (S.P - r0) / 3;
     for (int q = 0; q < nr; q++) {
         const int idx = INV ? nr - 1 - q : q;
         const int s0 = idx == 0 ? 0 : r0 + 3 * (idx - 1);
         const int r = idx == 0 ? r0 : 3;
+        const bool fg = first_global && q == 0, tg = last_global && q == nr - 1;
         if (r == 3)
-            round_r<K, T, INV, 3>(tile, tw, S, s0, M, scale_root, sc, sc1);
+            round_r<K, T, INV, 3>(S, io, gc0, s0, fg, tg, Mg, M, tw, twx, scale_root, sc, sc1);
         else if (r == 2)
-            round_r<K, T, INV, 2>(tile, tw, S, s0, M, scale_root, sc, sc1);
+            round_r<K, T, INV, 2>(S, io, gc0, s0, fg, tg, Mg, M, tw, twx, scale_root, sc, sc1);
         else
-            round_r<K, T, INV, 1>(tile, tw, S, s0, M, scale_root, sc, sc1);
-        __syncthreads();
+            round_r<K, T, INV, 1>(S, io, gc0, s0, fg, tg, Mg, M, tw, twx, scale_root, sc, sc1);
+        if (!tg) __syncthreads();
     }
-}
-
-template <class T> __host__ __device__ inline size_t tile_bytes(const Geom &g)
-{
-    return (size_t)(1 << g.logC) * ((1 << g.P) + 1) * sizeof(T);
-}
-template <class T> __host__ __device__ inline size_t tw_bytes(const Geom &g)
-{
-    const int nhi = g.lo > 0 ? 1 : 1 << g.logC;
-    return (size_t)nhi * (1 << g.P) * sizeof(Tw<T>);
-}
-
-template <class T> __device__ __forceinline__ T *align_up(unsigned char *p, size_t off)
-{
-    return reinterpret_cast<T *>(p + ((off + 15) & ~(size_t)15));
 }
 
 // One pass of a transform, forward (CT) or inverse (GS).  grid: x column
@@ -234,25 +227,22 @@ template <class T, int K, bool INV> __global__ void __launch_bounds__(256) k_pas
     const size_t item = blockIdx.y;
     const Mod<T> &Mg = a.mods[(a.item0 + item) % a.nmod];
     const Ar<T> M = Mg.a;
-    T *tile = reinterpret_cast<T *>(smem);
-    Tw<T> *tw = align_up<Tw<T>>(smem, tile_bytes<T>(a.g));
-    const size_t gc0 = (size_t)blockIdx.x << S.logC;
     // Selected, not indexed: a run-time index would put the arguments in local memory.
     const T *in = z ? a.in[1] : a.in[0];
     T *out = z ? a.out[1] : a.out[0];
-    load_tile(tile, S, in + item * a.in_stride, z ? a.in_len[1] : a.in_len[0], gc0);
-    load_twiddles<K, T>(tw, S, gc0, INV, Mg);
-    __syncthreads();
+    PassIO<T> io = {in + item * a.in_stride, out + item * a.out_stride,
+                    z ? a.in_len[1] : a.in_len[0], a.out_len, reinterpret_cast<T *>(smem),
+                    a.flags};
     const bool scale = INV && S.d0 == 0 && (a.flags & (F_SCALE_INV | F_SCALE_MUL));
     const Tw<T> sc = (a.flags & F_SCALE_MUL) ? Mg.s_mul : Mg.s_inv;
     const Tw<T> sc1 = (a.flags & F_SCALE_MUL) ? Mg.s1_mul : Mg.s1_inv;
-    run_rounds<K, T, INV>(tile, tw, S, M, scale, sc, sc1);
-    store_tile(tile, S, out + item * a.out_stride, a.out_len, gc0, a.flags, INV, M);
+    run_rounds<K, T, INV>(S, io, (size_t)blockIdx.x << S.logC, true, true, Mg, M, scale, sc, sc1);
 }
 
-// The bottom pass of a product: forward last levels of both operands,
-// pointwise product, inverse first levels, all on tiles in shared memory.
-// When the whole transform is one pass (d0 = 0) it also scales and reduces.
+// The bottom pass of a product: the forward last levels of both operands
+// (ending in shared memory), the pointwise product, the inverse first
+// levels (ending in global memory).  When the whole transform is this one
+// pass (d0 = 0) it also scales and reduces.
 template <class T, int K>
 __global__ void __launch_bounds__(256) k_polymul_bottom(PassArgs<T> a)
 {
@@ -261,29 +251,23 @@ __global__ void __launch_bounds__(256) k_polymul_bottom(PassArgs<T> a)
     const size_t item = blockIdx.y;
     const Mod<T> &Mg = a.mods[(a.item0 + item) % a.nmod];
     const Ar<T> M = Mg.a;
-    const size_t tb = tile_bytes<T>(a.g), wb = tw_bytes<T>(a.g);
     T *ta = reinterpret_cast<T *>(smem);
-    T *tb_ = align_up<T>(smem, tb);
-    Tw<T> *twf = align_up<Tw<T>>(smem, ((tb + 15) & ~(size_t)15) * 2);
-    Tw<T> *twi = reinterpret_cast<Tw<T> *>(reinterpret_cast<unsigned char *>(twf) + wb);
+    T *tb = align_up<T>(smem, tile_bytes<T>(a.g));
     const size_t gc0 = (size_t)blockIdx.x << S.logC;
-    load_tile(ta, S, a.in[0] + item * a.in_stride, a.in_len[0], gc0);
-    load_tile(tb_, S, a.in[1] + item * a.in_stride, a.in_len[1], gc0);
-    load_twiddles<K, T>(twf, S, gc0, false, Mg);
-    load_twiddles<K, T>(twi, S, gc0, true, Mg);
-    __syncthreads();
     const Tw<T> none = {0, 0};
-    run_rounds<K, T, false>(ta, twf, S, M, false, none, none);
-    run_rounds<K, T, false>(tb_, twf, S, M, false, none, none);
+    PassIO<T> ia = {a.in[0] + item * a.in_stride, nullptr, a.in_len[0], 0, ta, 0};
+    PassIO<T> ib = {a.in[1] + item * a.in_stride, nullptr, a.in_len[1], 0, tb, 0};
+    run_rounds<K, T, false>(S, ia, gc0, true, false, Mg, M, false, none, none);
+    run_rounds<K, T, false>(S, ib, gc0, true, false, Mg, M, false, none, none);
     for (int i = threadIdx.x; i < S.C * S.L; i += blockDim.x) {
-        T &x = tile_at(ta, S.L, i >> S.P, i & (S.L - 1));
-        x = mul2<K, T>(x, tile_at(tb_, S.L, i >> S.P, i & (S.L - 1)), M);
+        const int k = S.at(i >> S.P, i & (S.L - 1));
+        ta[k] = mul2<K, T>(ta[k], tb[k], M);
     }
     __syncthreads();
     const bool root = S.d0 == 0;
-    run_rounds<K, T, true>(ta, twi, S, M, root, Mg.s_mul, Mg.s1_mul);
-    store_tile(ta, S, a.out[0] + item * a.out_stride, a.out_len, gc0, root ? F_REDUCE : 0, true,
-               M);
+    PassIO<T> ic = {nullptr, a.out[0] + item * a.out_stride, 0, a.out_len, ta,
+                    root ? F_REDUCE : 0};
+    run_rounds<K, T, true>(S, ic, gc0, false, true, Mg, M, root, Mg.s_mul, Mg.s1_mul);
 }
 
 // Public pointwise product: a, b in [0, p) -> a b mod p.

@@ -47,6 +47,7 @@ inline unsigned long long __brevll(unsigned long long x)
 }
 inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
 template <class T> inline T min(T a, T b) { return b < a ? b : a; }
+template <class T> inline T __ldg(const T *p) { return *p; }
 
 template <class F> cudaError_t cudaFuncSetAttribute(F f, cudaFuncAttribute a, int v)
 {
