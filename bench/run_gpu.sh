@@ -75,8 +75,9 @@ for stage in "$@"; do
   profile)
     step ncu profile
     ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats \
-      --section WarpStateStats --section MemoryWorkloadAnalysis \
-      --kernel-name regex:"k_pass|k_polymul_bottom" --launch-count 12 \
+      --section WarpStateStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis \
+      --section InstructionStats --section SchedulerStats \
+      --kernel-name regex:"k_pass|k_polymul_bottom" --launch-skip 0 --launch-count 6 \
       "$build/ntt" bench --gpu --profile >"$OUT/ncu.txt" 2>&1
     echo "ncu exit $?"; grep -E "k_pass|k_polymul|Duration|Throughput|Achieved Occupancy|Registers Per|Block Limit|Stall|Warp Cycles|Bank" "$OUT/ncu.txt" | head -90
     ;;
