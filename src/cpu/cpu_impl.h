@@ -94,32 +94,32 @@ static void SFX(load_top)(T *dst, const void *src, bool src64, size_t len, size_
                     : SFX(ntt_cpu_load_top))(dst, src, src64, len, n, 0, ntt_cpu_root_span(n), M);
 }
 
-void SFX(ntt_cpu_fwd_padded)(T *dst, const void *src, bool src64, size_t len, size_t n,
-                             const SFX(mod) *M)
-{
-    SFX(load_top)(dst, src, src64, len, n, M);
-    size_t L, nc = ntt_cpu_root_children(n, &L);
-    for (size_t g = 0; g < nc; g++) SFX(ntt_cpu_fwd_tree)(dst + g * L, L, nc + g, M, true);
-}
-
-void SFX(ntt_cpu_fused_tree)(T *b, const T *a, size_t L, size_t i, const SFX(mod) *M)
+void SFX(ntt_cpu_fused_tree)(T *b, T *a, size_t L, size_t i, const SFX(mod) *M)
 {
     const SFX(kern) *K = M->K;
     if (L <= K->block) {
         if (L < 2) {
             K->pointwise(b, b, a, L, M);
-        } else if (K->mul_small) {
-            K->mul_small(b, a, L, i, M);
+        } else if (b == a) {
+            K->fwd_small_p(a, L, i, M);
+            K->pointwise(a, a, a, L, M);
+            K->inv_small_p(a, L, i, M);
         } else {
-            K->fwd_small_p(b, L, i, M);
-            K->pointwise(b, b, a, L, M);
-            K->inv_small_p(b, L, i, M);
+            K->fwd_small_p(a, L, i, M);
+            if (K->mul_small) {
+                K->mul_small(b, a, L, i, M);
+            } else {
+                K->fwd_small_p(b, L, i, M);
+                K->pointwise(b, b, a, L, M);
+                K->inv_small_p(b, L, i, M);
+            }
         }
         return;
     }
     const size_t q = L / 4;
     const bool one = SFX(one)(M, i);
-    (one ? K->fwd4one : K->fwd4)(b, q, q, i, M);
+    (one ? K->fwd4one : K->fwd4)(a, q, q, i, M);
+    if (b != a) (one ? K->fwd4one : K->fwd4)(b, q, q, i, M);
     for (size_t g = 0; g < 4; g++) SFX(ntt_cpu_fused_tree)(b + g * q, a + g * q, q, 4 * i + g, M);
     (one ? K->inv4one : K->inv4)(b, q, q, i, M);
 }
@@ -346,20 +346,12 @@ void SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, const v
         return;
     }
     const SFX(kern) *K = M->K;
-    SFX(ntt_cpu_fwd_padded)(A, a, io64, la, n, M);
-    T *R = A;
-    if (b == a && lb == la) {
-        K->pointwise(A, A, A, n, M);
-        SFX(ntt_cpu_inv_below_root)(A, n, M, true);
-    } else {
-        /* b's forward, the product and the inverse meet in each leaf block
-           while it is in L1. */
-        SFX(load_top)(B, b, io64, lb, n, M);
-        size_t L, nc = ntt_cpu_root_children(n, &L);
-        for (size_t g = 0; g < nc; g++)
-            SFX(ntt_cpu_fused_tree)(B + g * L, A + g * L, L, nc + g, M);
-        if (nc == 0) K->pointwise(B, B, A, n, M);
-        R = B;
-    }
+    /* A square transforms a only (R == A). */
+    T *R = b == a && lb == la ? A : B;
+    SFX(load_top)(A, a, io64, la, n, M);
+    if (R != A) SFX(load_top)(B, b, io64, lb, n, M);
+    size_t L, nc = ntt_cpu_root_children(n, &L);
+    for (size_t g = 0; g < nc; g++) SFX(ntt_cpu_fused_tree)(R + g * L, A + g * L, L, nc + g, M);
+    if (nc == 0) K->pointwise(R, R, A, n, M);
     (io64 ? K->inv_root64 : K->inv_root)(R, c, n, lc, 0, ntt_cpu_root_span(n), M->s_mul, M->s1_mul, M);
 }

@@ -119,14 +119,11 @@ void SFX(ntt_cpu_inv_tree)(T *a, size_t L, size_t i, const SFX(mod) *M, bool per
    len <= n/2 the root level has a zero upper half: a copy into both. */
 void SFX(ntt_cpu_load_top)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
                            size_t j1, const SFX(mod) *M);
-/* load_top, then the forward subtrees of the root's children (see
-   ntt_cpu_root_children), leaving the spectrum in the kernels' order. */
-void SFX(ntt_cpu_fwd_padded)(T *dst, const void *src, bool src64, size_t len, size_t n,
-                             const SFX(mod) *M);
-/* Subtree of node i of b, its pointwise product with the spectrum a (the
-   kernels' order) and the inverse subtree, depth first: values [0, 4p) in,
-   [0, 2p) out. */
-void SFX(ntt_cpu_fused_tree)(T *b, const T *a, size_t L, size_t i, const SFX(mod) *M);
+/* The product's subtree of node i, depth first: the forward subtrees of a
+   and b (values [0, 4p) in), their pointwise product and the inverse
+   subtree into b ([0, 2p) out); leaf by leaf, so that a's spectrum and the
+   leaf's twiddles are still in cache for b.  b == a squares. */
+void SFX(ntt_cpu_fused_tree)(T *b, T *a, size_t L, size_t i, const SFX(mod) *M);
 /* Inverse of the whole array except the root level(s) that inv_root does;
    perm: the input is in the kernels' own order. */
 void SFX(ntt_cpu_inv_below_root)(T *a, size_t n, const SFX(mod) *M, bool perm);

@@ -140,42 +140,32 @@ static void SFX(polymul_par)(const ntt_plan *plan, void *c, size_t lc, const voi
     const size_t n = plan->n, span = ntt_cpu_root_span(n);
     void (*load)(T *, const void *, bool, size_t, size_t, size_t, size_t, const SFX(mod) *) =
         K->load_top ? K->load_top : SFX(ntt_cpu_load_top);
-    const bool square = b == a && lb == la;
-    T *A = ws, *B = ws + n;
+    T *A = ws, *R = b == a && lb == la ? ws : ws + n; /* a square transforms a only */
 #pragma omp parallel num_threads(nt)
     {
         const int t = omp_get_thread_num();
         size_t j0, j1;
         ntt_omp_share(span, nt, t, &j0, &j1);
-        if (j0 < j1) load(A, a, io64, la, n, j0, j1, M);
+        if (j0 < j1) {
+            load(A, a, io64, la, n, j0, j1, M);
+            if (R != A) load(R, b, io64, lb, n, j0, j1, M);
+        }
 #pragma omp barrier
-        SFX(fwd_below)(A, n, M, true, nt, t);
-        T *R = A;
-        if (square) {
-            size_t e0, e1;
-            ntt_omp_share(n, nt, t, &e0, &e1);
-            if (e0 < e1) K->pointwise(A + e0, A + e0, A + e0, e1 - e0, M);
+        SFX(front) f;
+        const unsigned d = SFX(depth)(n, nt, M, &f);
+        for (unsigned k = 0; k < d; k++) {
+            SFX(pass4)(A, SFX(down)(f, k), M, false, nt, t);
+            if (R != A) SFX(pass4)(R, SFX(down)(f, k), M, false, nt, t);
 #pragma omp barrier
-            SFX(inv_below)(A, n, M, true, nt, t);
-        } else {
-            if (j0 < j1) load(B, b, io64, lb, n, j0, j1, M);
-#pragma omp barrier
-            SFX(front) f;
-            const unsigned d = SFX(depth)(n, nt, M, &f);
-            for (unsigned k = 0; k < d; k++) {
-                SFX(pass4)(B, SFX(down)(f, k), M, false, nt, t);
-#pragma omp barrier
-            }
-            const SFX(front) leaves = SFX(down)(f, d);
+        }
+        const SFX(front) leaves = SFX(down)(f, d);
 #pragma omp for schedule(static)
-            for (size_t g = 0; g < leaves.count; g++)
-                SFX(ntt_cpu_fused_tree)(B + g * leaves.len, A + g * leaves.len, leaves.len,
-                                        leaves.first + g, M);
-            for (unsigned k = d; k-- > 0;) {
-                SFX(pass4)(B, SFX(down)(f, k), M, true, nt, t);
+        for (size_t g = 0; g < leaves.count; g++)
+            SFX(ntt_cpu_fused_tree)(R + g * leaves.len, A + g * leaves.len, leaves.len,
+                                    leaves.first + g, M);
+        for (unsigned k = d; k-- > 0;) {
+            SFX(pass4)(R, SFX(down)(f, k), M, true, nt, t);
 #pragma omp barrier
-            }
-            R = B;
         }
         SFX(root)(R, c, n, lc, M->s_mul, M->s1_mul, io64, M, nt, t);
     }
