@@ -43,6 +43,12 @@ typedef struct {
     double med, min, max;
 } job;
 
+/* One kind's cycles per butterfly (section 4). */
+typedef struct {
+    ntt_modmul kind;
+    double median, min, max, cycles;
+} cpb_row;
+
 typedef struct {
     size_t n;
     int reps;
@@ -126,8 +132,10 @@ static void job_free(job *j)
 }
 
 /* Verifies, warms up, then times the jobs in rounds of one call each, and
-   checks the result of the last timed call again. */
-static void run_jobs(job *js, int nj)
+   checks the result of the last timed call again.  warm: each timed call
+   right after an untimed one of the same job (steady state), rather than
+   after the other rows' calls. */
+static void run_jobs(job *js, int nj, bool warm)
 {
     int rounds = 0;
     for (int k = 0; k < nj; k++) {
@@ -147,6 +155,7 @@ static void run_jobs(job *js, int nj)
         for (int k = 0; k < nj; k++) {
             job *j = &js[k];
             if (!j->ok || j->nreps >= j->want) continue;
+            if (warm) (void)job_call(j);
             const double t0 = now_seconds();
             const ntt_status s = job_call(j);
             const double t1 = now_seconds();
@@ -360,7 +369,10 @@ static int keep(tables *ts, const char *section, const char *op, size_t n, uint6
 typedef struct {
     const options *o;
     const sysinfo *si;
-    double memcpy_gbps, ghz0, ghz1, cpb, fwd_median;
+    double memcpy_gbps, ghz0, ghz1;
+    const char *cpb_backend;
+    const cpb_row *cpb;
+    int ncpb;
     const tables *ts;
 } json_ctx;
 
@@ -374,16 +386,23 @@ static int emit_json(FILE *f, void *ctxp)
             x->memcpy_gbps, x->ghz0, x->ghz1);
     fprintf(f, "  \"method\": \"rows verified first (products against GMP, transforms against "
                "the scalar backend); 2 warm-up calls; repetitions interleaved across the rows of "
-               "one table; CLOCK_MONOTONIC around one call; threads as listed (0: single-thread "
-               "backend); no pinning\",\n");
+               "one table; CLOCK_MONOTONIC around one call; section ladder: each timed call after "
+               "the other rows' calls; ladder_warm: each timed call right after an untimed call "
+               "of the same row; sweep and scaling as ladder; threads as listed (0: "
+               "single-thread backend); no pinning\",\n");
     fprintf(f, "  \"seed\": %llu,\n  \"threads\": [", (unsigned long long)x->o->seed);
     for (int i = 0; i < x->o->nthreads; i++) fprintf(f, "%s%d", i ? ", " : "", x->o->threads[i]);
     fprintf(f, "],\n  \"cycles_per_butterfly\": {\"n\": 65536, \"p\": 469762049, "
-               "\"butterflies\": 524288, \"median_s\": %.9g, \"cycles\": %.4f, "
-               "\"counted\": \"median time of ntt_forward_u32 (all 16 levels and the final "
-               "reduction) times the core clock from a dependent-add loop, over n/2 log2 n "
-               "butterflies\"},\n",
-            x->fwd_median, x->cpb);
+               "\"butterflies\": 524288, \"backend\": \"%s\", \"counted\": \"median time of "
+               "ntt_forward_u32 (all 16 levels and the final reduction) times the core clock from "
+               "a dependent-add loop, over n/2 log2 n butterflies\", \"kinds\": [",
+            x->cpb_backend ? x->cpb_backend : "");
+    for (int k = 0; k < x->ncpb; k++)
+        fprintf(f, "%s{\"modmul\": \"%s\", \"median_s\": %.9g, \"min_s\": %.9g, \"max_s\": %.9g, "
+                   "\"cycles\": %.4f}",
+                k ? ", " : "", ntt_modmul_name(x->cpb[k].kind), x->cpb[k].median, x->cpb[k].min,
+                x->cpb[k].max, x->cpb[k].cycles);
+    fprintf(f, "]},\n");
     fprintf(f, "  \"tables\": [\n");
     for (int i = 0; i < x->ts->nt; i++) {
         const table *t = &x->ts->t[i];
@@ -431,10 +450,12 @@ static void name_threads(char *buf, size_t len, const char *base, int t)
     snprintf(buf, len, "%s, %d thread%s", base, t, t == 1 ? "" : "s");
 }
 
-/* 1: the ladder at length o->n for each modulus. */
-static int section_ladder(const options *o, const uint64_t *primes, int np, tables *ts)
+/* 1: the ladder at length o->n for each modulus; warm: see run_jobs. */
+static int section_ladder(const options *o, const uint64_t *primes, int np, bool warm, tables *ts)
 {
-    printf("\n== the CPU ladder: product of two random length-%zu polynomials ==\n", o->n);
+    printf("\n== the CPU ladder: product of two random length-%zu polynomials, %s ==\n", o->n,
+           warm ? "warm (each timed call right after an untimed one of the same row)"
+                : "interleaved (each timed call after the other rows' calls)");
     for (int pi = 0; pi < np; pi++) {
         product pr;
         if (product_make(&pr, o->n, primes[pi], o->seed + (uint64_t)pi) != 0) return -1;
@@ -452,7 +473,7 @@ static int section_ladder(const options *o, const uint64_t *primes, int np, tabl
             add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, o->threads[t], o->reps);
         }
         add_refs(js, &nj, &pr, o->reps);
-        run_jobs(js, nj);
+        run_jobs(js, nj, warm);
         printf("\np = %llu (%s)\n", (unsigned long long)pr.p,
                !fits(o->n, pr.p) || !ntt_is_prime(pr.p) ? "CRT over NTT primes"
                : pr.p < (1u << 30)                      ? "u32, direct"
@@ -461,7 +482,38 @@ static int section_ladder(const options *o, const uint64_t *primes, int np, tabl
         fflush(stdout);
         product_free(&pr);
         for (int k = 0; k < nj; k++) js[k].a = js[k].b = js[k].ref = NULL;
-        if (keep(ts, "ladder", "polymul", o->n, primes[pi], js, nj) != 0) return -1;
+        if (keep(ts, warm ? "ladder_warm" : "ladder", "polymul", o->n, primes[pi], js, nj) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* 1b: the CRT path (moduli that are not NTT primes) at length o->n. */
+static int section_crt(const options *o, tables *ts)
+{
+    static const uint64_t mods[] = {1000000007, 9223372036854775783ull /* 2^63 - 25 */};
+    const int tmax = o->threads[o->nthreads - 1];
+    printf("\n== any modulus (the CRT path): product of two random length-%zu polynomials ==\n",
+           o->n);
+    for (size_t pi = 0; pi < sizeof mods / sizeof mods[0]; pi++) {
+        product pr;
+        if (product_make(&pr, o->n, mods[pi], o->seed + 50 + pi) != 0) return -1;
+        job *js = calloc(8, sizeof *js);
+        if (!js) return -1;
+        int nj = 0;
+        add_mul(js, &nj, "scalar", &pr, NTT_BACKEND_SCALAR, NTT_VARIANT_FAST, 0, o->reps);
+        add_mul(js, &nj, "AVX2", &pr, NTT_BACKEND_AVX2, NTT_VARIANT_FAST, 0, o->reps);
+        char nm[64];
+        name_threads(nm, sizeof nm, "AVX2 + OpenMP", tmax);
+        add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, tmax, o->reps);
+        add_refs(js, &nj, &pr, o->reps);
+        run_jobs(js, nj, false);
+        printf("\np = %llu\n", (unsigned long long)pr.p);
+        print_jobs(js, nj, true);
+        fflush(stdout);
+        product_free(&pr);
+        for (int k = 0; k < nj; k++) js[k].a = js[k].b = js[k].ref = NULL;
+        if (keep(ts, "crt", "polymul", o->n, mods[pi], js, nj) != 0) return -1;
     }
     return 0;
 }
@@ -490,7 +542,7 @@ static int section_sweep(const options *o, tables *ts)
         name_threads(nm, sizeof nm, "AVX2 + OpenMP", tmax);
         add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, tmax, want);
         add_refs(js, &nj, &pr, want);
-        run_jobs(js, nj);
+        run_jobs(js, nj, false);
         printf("\nn = %zu\n", n);
         print_jobs(js, nj, false);
         fflush(stdout);
@@ -548,7 +600,7 @@ static int section_scaling(const options *o, tables *ts)
             name_threads(nm, sizeof nm, "polymul", o->threads[t]);
             add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, o->threads[t], want);
         }
-        run_jobs(js, nj);
+        run_jobs(js, nj, false);
         printf("\nn = 2^%u: product\n", lg);
         print_jobs(js, nj, true);
         product_free(&pr);
@@ -569,7 +621,7 @@ static int section_scaling(const options *o, tables *ts)
         if (s != NTT_OK) return -1;
         int nf = 0;
         forward_rows(fs, &nf, o, n, p, xin, xref, want);
-        run_jobs(fs, nf);
+        run_jobs(fs, nf, false);
         printf("n = 2^%u: forward transform\n", lg);
         print_jobs(fs, nf, true);
         fflush(stdout);
@@ -581,49 +633,54 @@ static int section_scaling(const options *o, tables *ts)
     return 0;
 }
 
-/* 4: cycles per butterfly, forward u32 of 2^16 in cache, single thread. */
-static double cycles_per_butterfly(double ghz, double *median)
+/* 4: cycles per butterfly, forward u32 of 2^16 in cache, single thread, on
+   the best single-thread backend with its default kind (Shoup) and, on
+   AVX2, Montgomery too: calls alternate between the two plans. */
+static int cycles_per_butterfly(double ghz, const char **backend, cpb_row *rows)
 {
     const size_t n = 65536;
     const uint64_t p = 469762049;
-    ntt_plan *pl;
-    if (ntt_plan_create(&pl, n, p, NTT_U32, NTT_BACKEND_AUTO, NULL) != NTT_OK) return 0;
-    /* The single-thread backend AUTO would pick when not threaded. */
-    if (ntt_plan_backend(pl) == NTT_BACKEND_OPENMP) {
-        ntt_plan_destroy(pl);
-        const ntt_backend be = ntt_backend_available(NTT_BACKEND_AVX2) ? NTT_BACKEND_AVX2
-                                                                       : NTT_BACKEND_SCALAR;
-        if (ntt_plan_create(&pl, n, p, NTT_U32, be, NULL) != NTT_OK) return 0;
-    }
-    uint32_t *x = malloc(n * sizeof *x);
+    const ntt_backend be =
+        ntt_backend_available(NTT_BACKEND_AVX2) ? NTT_BACKEND_AVX2 : NTT_BACKEND_SCALAR;
+    const int nk = be == NTT_BACKEND_AVX2 ? 2 : 1;
+    ntt_plan *pl[2] = {NULL, NULL};
+    uint32_t *x[2] = {malloc(n * sizeof *x[0]), malloc(n * sizeof *x[1])};
     enum { R = 201 };
-    double t[R];
-    if (!x) return 0;
-    for (size_t i = 0; i < n; i++) x[i] = (uint32_t)(i * 2654435761u % p);
-    ntt_status s = NTT_OK;
-    for (int w = 0; w < 20; w++) s |= ntt_forward_u32(pl, x);
-    for (int r = 0; r < R; r++) {
-        const double t0 = now_seconds();
-        s |= ntt_forward_u32(pl, x);
-        t[r] = now_seconds() - t0;
+    double t[2][R];
+    ntt_status s = x[0] && x[1] ? NTT_OK : NTT_ENOMEM;
+    for (int k = 0; k < nk && s == NTT_OK; k++) {
+        ntt_plan_options o = {0};
+        o.modmul = k ? NTT_MODMUL_MONTGOMERY : NTT_MODMUL_DEFAULT;
+        s = ntt_plan_create(&pl[k], n, p, NTT_U32, be, &o);
+        if (s != NTT_OK) break;
+        rows[k].kind = ntt_plan_modmul(pl[k]);
+        for (size_t i = 0; i < n; i++) x[k][i] = (uint32_t)(i * 2654435761u % p);
+        for (int w = 0; w < 20; w++) s |= ntt_forward_u32(pl[k], x[k]);
     }
-    if (s != NTT_OK) {
-        ntt_plan_destroy(pl);
-        free(x);
-        return 0;
+    for (int r = 0; r < R && s == NTT_OK; r++)
+        for (int k = 0; k < nk; k++) {
+            const double t0 = now_seconds();
+            s |= ntt_forward_u32(pl[k], x[k]);
+            t[k][r] = now_seconds() - t0;
+        }
+    *backend = ntt_backend_name(be);
+    printf("\n== cycles per butterfly: forward u32, n = 2^16 (in cache), %s backend ==\n", *backend);
+    for (int k = 0; k < nk && s == NTT_OK; k++) {
+        cpb_row *c = &rows[k];
+        bench_stats(t[k], R, &c->median, &c->min, &c->max);
+        c->cycles = c->median * ghz * 1e9 / ((double)n / 2 * 16);
+        printf("  %-10s median %.1f us (min %.1f, max %.1f, %d calls on one buffer) x %.3f GHz / "
+               "524288 butterflies = %.3f cycles per butterfly\n",
+               ntt_modmul_name(c->kind), c->median * 1e6, c->min * 1e6, c->max * 1e6, R, ghz,
+               c->cycles);
     }
-    double lo, hi;
-    bench_stats(t, R, median, &lo, &hi);
-    const double cpb = *median * ghz * 1e9 / ((double)n / 2 * 16);
-    printf("\n== cycles per butterfly: forward u32, n = 2^16 (in cache), %s backend ==\n"
-           "  median %.1f us (min %.1f, max %.1f, %d calls on one buffer) x %.3f GHz / "
-           "(n/2 log2 n = 524288 butterflies) = %.3f cycles per butterfly\n"
-           "  (the time includes the final reduction to [0, p); the clock comes from a chain of "
-           "dependent adds in this run)\n",
-           ntt_backend_name(ntt_plan_backend(pl)), *median * 1e6, lo * 1e6, hi * 1e6, R, ghz, cpb);
-    ntt_plan_destroy(pl);
-    free(x);
-    return cpb;
+    printf("  (butterflies counted as n/2 log2 n; the time includes the final reduction to "
+           "[0, p);\n   the clock comes from a chain of dependent adds in this run)\n");
+    for (int k = 0; k < 2; k++) {
+        ntt_plan_destroy(pl[k]);
+        free(x[k]);
+    }
+    return s == NTT_OK ? nk : 0;
 }
 
 /* ---- command line ------------------------------------------------------------------ */
@@ -637,11 +694,14 @@ static void usage(FILE *f)
             "The reports' CPU ladder for products of two random length-N polynomials (default\n"
             "N = 131072; moduli 7340033, 104857601, 469762049, 1337006139375617): serial\n"
             "baseline, scalar, AVX2, AVX2 + OpenMP on each thread count (default 1, 2, 4, ...\n"
-            "up to the logical CPUs), FLINT and NTL; then time against length (2^8 ..\n"
-            "2^sweep-max, default 20) and thread scaling (lengths 2^LO .. 2^HI, default\n"
-            "16-24) for products and forward transforms; then cycles per butterfly of a\n"
-            "forward u32 transform of 2^16.  Every row is verified first; repetitions\n"
-            "(default 21, fewer for slow rows) are interleaved; --json writes them all.\n"
+            "up to the logical CPUs), FLINT and NTL; twice: interleaved (each timed call\n"
+            "after the other rows' calls) and warm (each right after an untimed call of the\n"
+            "same row).  Then time against length (2^8 .. 2^sweep-max, default 20) and\n"
+            "thread scaling (lengths 2^LO .. 2^HI, default 16-24) for products and forward\n"
+            "transforms; then cycles per butterfly of a forward u32 transform of 2^16.\n"
+            "The CRT path at length N for 10^9+7 and 2^63-25.\n"
+            "Every row is verified first; repetitions (default 21, fewer for slow rows) are\n"
+            "interleaved across a table's rows; --json writes them all.\n"
             "--quick: 7 repetitions, sweep to 2^16, scaling 2^16-2^20.\n");
 }
 
@@ -750,9 +810,12 @@ int cmd_ladder(int argc, char **argv)
 
     tables ts = {0};
     int rc = EXIT_OK;
-    double fwd_med = 0;
-    const double cpb = cycles_per_butterfly(ghz0, &fwd_med);
-    if (section_ladder(&o, primes, np, &ts) != 0 || section_sweep(&o, &ts) != 0 ||
+    cpb_row cpb[2];
+    const char *cpb_backend = NULL;
+    const int ncpb = cycles_per_butterfly(ghz0, &cpb_backend, cpb);
+    if (section_ladder(&o, primes, np, false, &ts) != 0 ||
+        section_ladder(&o, primes, np, true, &ts) != 0 || section_crt(&o, &ts) != 0 ||
+        section_sweep(&o, &ts) != 0 ||
         section_scaling(&o, &ts) != 0) {
         fprintf(stderr, "ntt bench: out of memory\n");
         rc = EXIT_FAILURE_LIB;
@@ -763,7 +826,7 @@ int cmd_ladder(int argc, char **argv)
         for (int k = 0; k < ts.t[i].nj; k++)
             if (!ts.t[i].js[k].ok && strncmp(ts.t[i].js[k].why, "FAILED", 6) == 0) rc = EXIT_MISMATCH;
     if (o.json && rc != EXIT_FAILURE_LIB) {
-        json_ctx jc = {&o, &si, bw, ghz0, ghz1, cpb, fwd_med, &ts};
+        json_ctx jc = {&o, &si, bw, ghz0, ghz1, cpb_backend, cpb, ncpb, &ts};
         char why[160];
         if (cli_atomic_write(o.json, emit_json, &jc, why, sizeof why) != 0) {
             fprintf(stderr, "ntt bench: %s: cannot write: %s\n", o.json, why);
