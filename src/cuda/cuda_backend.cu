@@ -216,19 +216,14 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
         TRY(upload(plan, cp, lo, &M.rlo));
         TRY(upload(plan, cp, hi, &M.rhi));
     } else if (plan->variant == NTT_VARIANT_FAST) {
-        HostBuf<T> fw(n), fwx(n), iw(n), iwx(n);
-        if (!fw.p || !fwx.p || !iw.p || !iwx.p) return NTT_ENOMEM;
+        HostBuf<Tw<T>> fw(n), iw(n);
+        if (!fw.p || !iw.p) return NTT_ENOMEM;
         for (size_t i = 1; i < n; i++) {
-            Tw<T> f = H.tw(cm->w[i]), b = H.tw(cm->winv[i]);
-            fw[i] = f.w;
-            fwx[i] = f.x;
-            iw[i] = b.w;
-            iwx[i] = b.x;
+            fw[i] = H.tw(cm->w[i]);
+            iw[i] = H.tw(cm->winv[i]);
         }
-        TRY(upload(plan, cp, fw, &M.fw));
-        TRY(upload(plan, cp, fwx, &M.fwx));
-        TRY(upload(plan, cp, iw, &M.iw));
-        TRY(upload(plan, cp, iwx, &M.iwx));
+        TRY(upload(plan, cp, fw, &M.ftw));
+        TRY(upload(plan, cp, iw, &M.itw));
     } else if (plan->variant != NTT_VARIANT_BASELINE) {
         // Stage m of the DIT transform uses w_m^j, j < m/2, at m/2 - 1 + j.
         HostBuf<T> fw(n), fwx(n), iw(n), iwx(n);

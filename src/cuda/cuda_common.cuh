@@ -52,8 +52,9 @@ template <class T> struct Mod {
     const T *rlo, *rhi;
     unsigned A;
     uint64_t e0, nfull;  // E(1) and the order N of r (n or 2n)
-    // Tree-order tables (other kinds): values and companions.
-    const T *fw, *fwx, *iw, *iwx;
+    // Tree-order tables (other kinds), each twiddle beside its companion so
+    // that one 8- or 16-byte load brings both.
+    const Tw<T> *ftw, *itw;
     // The reports' kernels: stage tables in DIT order, offset m/2 - 1 for
     // stage m (values and companions), and roots for power-computed ones.
     const T *lfw, *lfwx, *liw, *liwx;
@@ -171,7 +172,7 @@ __device__ __forceinline__ Tw<T> node_tw(unsigned d, uint32_t k, bool inv, const
         return Tw<T>{w, w * M.a.pinv};
     } else {
         size_t i = ((size_t)1 << d) + k;
-        return inv ? Tw<T>{M.iw[i], M.iwx[i]} : Tw<T>{M.fw[i], M.fwx[i]};
+        return inv ? M.itw[i] : M.ftw[i];
     }
 }
 

@@ -52,7 +52,6 @@ template <class T> struct TileShape {
         nhi = lo > 0 ? 1 : C;  // columns of one block share hi unless lo = 0
         rs = L + (L >> 5) + 1; // padded row
     }
-    __device__ size_t column_hi(size_t gc) const { return gc >> lo; }
     __device__ size_t elem(size_t gc, int mid) const
     {
         return ((gc >> lo) << (P + lo)) + ((size_t)mid << lo) + (gc & (((size_t)1 << lo) - 1));
@@ -83,34 +82,83 @@ template <class T> struct PassIO {
     int flags;
 };
 
-// The twiddle of the butterfly at pass level s, local node j, for column hi:
-// global node (2^(d0+s) + (hi << s) + j - 2^s).  Table kinds read the tree
-// tables through the read-only cache; the Montgomery kind makes it from the
-// two small tables.
-template <int K, class T, bool INV>
-__device__ __forceinline__ Tw<T> pass_tw(const TileShape<T> &S, size_t hi, int s, int j,
-                                         const Mod<T> &Mg, const T *tw, const T *twx)
+// The twiddles of one level of a group: tree nodes 2^d + k0 + t, t < 2^l,
+// consecutive in tree order.  Table kinds read them (one load per twiddle
+// and companion, through the read-only cache); the Montgomery kind makes
+// them from the two small tables.  Sizes are at most 2^30, so node and
+// element indices fit in 32 bits: the index arithmetic below is 32-bit.
+template <int K, class T, bool INV, int NMAX>
+__device__ __forceinline__ void level_tw(Tw<T> (&w)[NMAX], int nt, unsigned d, uint32_t k0,
+                                         const Mod<T> &Mg, const Tw<T> *tab)
 {
-    if (K == K_MONT) {
-        const uint32_t k = (uint32_t)((hi << s) + (size_t)(j - (1 << s)));
-        return node_tw<K, T>((unsigned)(S.d0 + s), k, INV, Mg);
+    const Tw<T> *p = tab + (1u << d) + k0;
+#pragma unroll
+    for (int t = 0; t < NMAX; t++) {
+        if (t >= nt) break;
+        w[t] = K == K_MONT ? node_tw<K, T>(d, k0 + t, INV, Mg) : p[t];
     }
-    const size_t i = ((size_t)1 << (S.d0 + s)) + (hi << s) + (size_t)(j - (1 << s));
-    return Tw<T>{__ldg(tw + i), __ldg(twx + i)};
+}
+
+// The butterflies of one group in registers: levels l = 0 .. r-1 of the
+// round (level l has 2^l distinct twiddles).
+template <int K, class T, bool INV, int r>
+__device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, uint32_t hi, int s0,
+                                                  int gh, const Mod<T> &Mg, const Ar<T> &M,
+                                                  const Tw<T> *tab, bool scale_root, Tw<T> sc,
+                                                  Tw<T> sc1)
+{
+    constexpr int R = 1 << r;
+#pragma unroll
+    for (int q = 0; q < r; q++) {
+        const int l = INV ? r - 1 - q : q;
+        const int dist = R >> (l + 1);
+        const uint32_t k0 = (hi << (s0 + l)) + ((uint32_t)gh << l);
+        Tw<T> w[1 << (r - 1)];
+        level_tw<K, T, INV, 1 << (r - 1)>(w, 1 << l, d + l, k0, Mg, tab);
+#pragma unroll
+        for (int e = 0; e < R; e++) {
+            if (e & dist) continue;
+            const Tw<T> W = w[e >> (r - l)];
+            if (!INV) {
+                T u = csub(x[e], M.p2);
+                T t = mulw<K, T>(x[e + dist], W, M);
+                x[e] = u + t;
+                x[e + dist] = u - t + M.p2;
+            } else if (scale_root && s0 + l == 0) {
+                T a = x[e], b = x[e + dist];
+                x[e] = mulw<K, T>(a + b, sc, M);
+                x[e + dist] = mulw<K, T>(a - b + M.p2, sc1, M);
+            } else {
+                T a = x[e], b = x[e + dist];
+                x[e] = csub(a + b, M.p2);
+                x[e + dist] = mulw<K, T>(a - b + M.p2, W, M);
+            }
+        }
+    }
 }
 
 // One round: groups of R = 2^r elements, pass levels s0 .. s0+r-1.  All
-// loads of a group are issued before the first use.
+// loads of a group are issued before the first use; its elements are found
+// from a per-group pointer and stride.
 template <int K, class T, bool INV, int r>
-__device__ __forceinline__ void round_r(const TileShape<T> &S, const PassIO<T> &io, size_t gc0,
+__device__ __forceinline__ void round_r(const TileShape<T> &S, const PassIO<T> &io, uint32_t gc0,
                                         int s0, bool from_global, bool to_global, const Mod<T> &Mg,
-                                        const Ar<T> &M, const T *tw, const T *twx,
-                                        bool scale_root, Tw<T> sc, Tw<T> sc1)
+                                        const Ar<T> &M, const Tw<T> *tab, bool scale_root,
+                                        Tw<T> sc, Tw<T> sc1)
 {
     constexpr int R = 1 << r;
     const int glo_bits = S.P - s0 - r;
     const int glo_n = 1 << glo_bits, ghi_n = 1 << s0;
     const int groups = S.C << (S.P - r);
+    // Checked once: only a product's first pass reads short operands, and
+    // only a product's last pass writes a short result.
+    const size_t n = (size_t)1 << (S.d0 + S.P + S.lo);
+    const bool partial_in = from_global && io.in_len < n;
+    const bool partial_out = to_global && io.out_len < n;
+    const bool reduce = to_global && (io.flags & F_REDUCE);
+    const uint32_t lomask = (1u << S.lo) - 1;
+    const size_t gst = (size_t)1 << (glo_bits + S.lo);  // element stride in memory
+    const unsigned d = (unsigned)(S.d0 + s0);
     for (int g = threadIdx.x; g < groups; g += blockDim.x) {
         int c, gl, gh;
         if (S.lo > 0) {
@@ -125,66 +173,49 @@ __device__ __forceinline__ void round_r(const TileShape<T> &S, const PassIO<T> &
             c = rest >> s0;
         }
         const int base = (gh << (S.P - s0)) | gl;
-        const size_t hi = S.column_hi(gc0 + (S.nhi == 1 ? 0 : c));
+        const uint32_t gc = gc0 + (uint32_t)c;
+        const uint32_t hi = (S.nhi == 1 ? gc0 : gc) >> S.lo;
+        const uint32_t g0 = ((gc >> S.lo) << (S.P + S.lo)) + ((uint32_t)base << S.lo) + (gc & lomask);
+        T *trow = io.tile + c * S.rs;
         T x[R];
         if (from_global) {
+            const T *gp = io.gin + g0;
+            if (!partial_in) {
+#pragma unroll
+                for (int e = 0; e < R; e++) x[e] = gp[e * gst];
+            } else {
+#pragma unroll
+                for (int e = 0; e < R; e++) x[e] = g0 + e * gst < io.in_len ? gp[e * gst] : T(0);
+            }
+        } else {
 #pragma unroll
             for (int e = 0; e < R; e++) {
-                const size_t a = S.elem(gc0 + c, base + (e << glo_bits));
-                x[e] = a < io.in_len ? io.gin[a] : T(0);
-            }
-        } else {
-#pragma unroll
-            for (int e = 0; e < R; e++) x[e] = io.tile[S.at(c, base + (e << glo_bits))];
-        }
-        if (!INV) {
-#pragma unroll
-            for (int l = 0; l < r; l++) {
-                const int dist = R >> (l + 1);
-#pragma unroll
-                for (int e = 0; e < R; e++) {
-                    if (e & dist) continue;
-                    const Tw<T> W = pass_tw<K, T, false>(S, hi, s0 + l,
-                                                         (1 << (s0 + l)) + (gh << l) + (e >> (r - l)),
-                                                         Mg, tw, twx);
-                    T u = csub(x[e], M.p2);
-                    T t = mulw<K, T>(x[e + dist], W, M);
-                    x[e] = u + t;
-                    x[e + dist] = u - t + M.p2;
-                }
-            }
-        } else {
-#pragma unroll
-            for (int l = r - 1; l >= 0; l--) {
-                const int dist = R >> (l + 1);
-#pragma unroll
-                for (int e = 0; e < R; e++) {
-                    if (e & dist) continue;
-                    T a = x[e], b = x[e + dist];
-                    if (scale_root && s0 + l == 0) {
-                        x[e] = mulw<K, T>(a + b, sc, M);
-                        x[e + dist] = mulw<K, T>(a - b + M.p2, sc1, M);
-                    } else {
-                        const Tw<T> W = pass_tw<K, T, true>(S, hi, s0 + l,
-                                                            (1 << (s0 + l)) + (gh << l) + (e >> (r - l)),
-                                                            Mg, tw, twx);
-                        x[e] = csub(a + b, M.p2);
-                        x[e + dist] = mulw<K, T>(a - b + M.p2, W, M);
-                    }
-                }
+                const int m = base + (e << glo_bits);
+                x[e] = trow[m + (m >> 5)];
             }
         }
+        group_butterflies<K, T, INV, r>(x, d, hi, s0, gh, Mg, M, tab, scale_root, sc, sc1);
         if (to_global) {
+            if (reduce) {
 #pragma unroll
-            for (int e = 0; e < R; e++) {
-                const size_t a = S.elem(gc0 + c, base + (e << glo_bits));
-                T v = x[e];
-                if (io.flags & F_REDUCE) v = INV ? csub(v, M.p) : csub(csub(v, M.p2), M.p);
-                if (a < io.out_len) io.gout[a] = v;
+                for (int e = 0; e < R; e++)
+                    x[e] = INV ? csub(x[e], M.p) : csub(csub(x[e], M.p2), M.p);
+            }
+            T *gp = io.gout + g0;
+            if (!partial_out) {
+#pragma unroll
+                for (int e = 0; e < R; e++) gp[e * gst] = x[e];
+            } else {
+#pragma unroll
+                for (int e = 0; e < R; e++)
+                    if (g0 + e * gst < io.out_len) gp[e * gst] = x[e];
             }
         } else {
 #pragma unroll
-            for (int e = 0; e < R; e++) io.tile[S.at(c, base + (e << glo_bits))] = x[e];
+            for (int e = 0; e < R; e++) {
+                const int m = base + (e << glo_bits);
+                trow[m + (m >> 5)] = x[e];
+            }
         }
     }
 }
@@ -195,11 +226,11 @@ __device__ __forceinline__ void round_r(const TileShape<T> &S, const PassIO<T> &
 // last_global); the rest go through the shared tile, with a barrier before
 // every round that reads what others wrote.
 template <int K, class T, bool INV>
-__device__ void run_rounds(const TileShape<T> &S, const PassIO<T> &io, size_t gc0,
+__device__ void run_rounds(const TileShape<T> &S, const PassIO<T> &io, uint32_t gc0,
                            bool first_global, bool last_global, const Mod<T> &Mg, const Ar<T> &M,
                            bool scale_root, Tw<T> sc, Tw<T> sc1)
 {
-    const T *tw = INV ? Mg.iw : Mg.fw, *twx = INV ? Mg.iwx : Mg.fwx;
+    const Tw<T> *tab = INV ? Mg.itw : Mg.ftw;
     const int r0 = S.P % 3 ? S.P % 3 : (S.P >= 3 ? 3 : S.P);
     const int nr = r0 == S.P ? 1 : 1 + (S.P - r0) / 3;
     for (int q = 0; q < nr; q++) {
@@ -208,11 +239,11 @@ __device__ void run_rounds(const TileShape<T> &S, const PassIO<T> &io, size_t gc
         const int r = idx == 0 ? r0 : 3;
         const bool fg = first_global && q == 0, tg = last_global && q == nr - 1;
         if (r == 3)
-            round_r<K, T, INV, 3>(S, io, gc0, s0, fg, tg, Mg, M, tw, twx, scale_root, sc, sc1);
+            round_r<K, T, INV, 3>(S, io, gc0, s0, fg, tg, Mg, M, tab, scale_root, sc, sc1);
         else if (r == 2)
-            round_r<K, T, INV, 2>(S, io, gc0, s0, fg, tg, Mg, M, tw, twx, scale_root, sc, sc1);
+            round_r<K, T, INV, 2>(S, io, gc0, s0, fg, tg, Mg, M, tab, scale_root, sc, sc1);
         else
-            round_r<K, T, INV, 1>(S, io, gc0, s0, fg, tg, Mg, M, tw, twx, scale_root, sc, sc1);
+            round_r<K, T, INV, 1>(S, io, gc0, s0, fg, tg, Mg, M, tab, scale_root, sc, sc1);
         if (!tg) __syncthreads();
     }
 }
@@ -236,7 +267,7 @@ template <class T, int K, bool INV> __global__ void __launch_bounds__(256) k_pas
     const bool scale = INV && S.d0 == 0 && (a.flags & (F_SCALE_INV | F_SCALE_MUL));
     const Tw<T> sc = (a.flags & F_SCALE_MUL) ? Mg.s_mul : Mg.s_inv;
     const Tw<T> sc1 = (a.flags & F_SCALE_MUL) ? Mg.s1_mul : Mg.s1_inv;
-    run_rounds<K, T, INV>(S, io, (size_t)blockIdx.x << S.logC, true, true, Mg, M, scale, sc, sc1);
+    run_rounds<K, T, INV>(S, io, blockIdx.x << S.logC, true, true, Mg, M, scale, sc, sc1);
 }
 
 // The bottom pass of a product: the forward last levels of both operands
@@ -253,7 +284,7 @@ __global__ void __launch_bounds__(256) k_polymul_bottom(PassArgs<T> a)
     const Ar<T> M = Mg.a;
     T *ta = reinterpret_cast<T *>(smem);
     T *tb = align_up<T>(smem, tile_bytes<T>(a.g));
-    const size_t gc0 = (size_t)blockIdx.x << S.logC;
+    const uint32_t gc0 = blockIdx.x << S.logC;
     const Tw<T> none = {0, 0};
     PassIO<T> ia = {a.in[0] + item * a.in_stride, nullptr, a.in_len[0], 0, ta, 0};
     PassIO<T> ib = {a.in[1] + item * a.in_stride, nullptr, a.in_len[1], 0, tb, 0};
