@@ -249,15 +249,24 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 }
 
 // ---- pass geometry -----------------------------------------------------------------
-// The bottom pass takes the last min(D, 11) levels on contiguous 2^11-element
-// tiles; the levels above go in passes of at most 8 over 64-byte column
-// groups (16 u32 or 8 u64 columns).
+// Up to 2^19 the bottom pass takes the last min(D, 11) levels on contiguous
+// 2^11-element tiles and one pass above takes the rest over 64-byte column
+// groups (16 u32 or 8 u64 columns).  Beyond, both passes grow to 64 KiB
+// tiles (the top pass over 32-byte column groups, the bottom up to 2^13
+// elements), so that every size up to 2^24 takes two passes through memory;
+// larger sizes add passes of at most 11 levels on top.
 int plan_passes(int D, size_t elem, Geom *g)
 {
     int k = 0;
-    const int bottom = D < 11 ? D : 11, top = D - bottom;
-    const int logC = elem == 4 ? 4 : 3;
-    const int npass = (top + 7) / 8;
+    int bottom = D < 11 ? D : 11;
+    int logC = elem == 4 ? 4 : 3, maxP = 8;
+    if (D > 19) {
+        logC = elem == 4 ? 3 : 2;
+        maxP = 11;
+        bottom = D - 11 < 13 ? (D - 11 > 11 ? D - 11 : 11) : 13;
+    }
+    const int top = D - bottom;
+    const int npass = (top + maxP - 1) / maxP;
     int d = 0;
     for (int i = 0; i < npass; i++) {
         const int P = (top - d) / (npass - i);
@@ -266,7 +275,7 @@ int plan_passes(int D, size_t elem, Geom *g)
         d += P;
     }
     g[k++] = Geom{d, bottom, 0, 0};
-    return k;  /* at most 1 + ceil(19 / 8) for D <= 30 */
+    return k;  /* at most 1 + ceil(17 / 11) for D <= 30 */
 }
 
 int pass_threads(const Geom &g)
