@@ -19,6 +19,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 enum job_kind { J_MUL, J_FWD, J_FLINT, J_NTL };
 
@@ -59,6 +61,37 @@ typedef struct {
     int nthreads;
     unsigned sweep_max, scaling_min, scaling_max;
 } options;
+
+/* ---- interference --------------------------------------------------------------- */
+
+/* What else used the machine while a table ran: CPU seconds of all other
+   processes (busy time in /proc/stat minus this process's own) and the
+   time the hypervisor gave this machine's CPUs to others (steal).
+   Negative when /proc/stat cannot be read. */
+typedef struct {
+    double busy, steal, self;
+} usage;
+
+static usage usage_now(void)
+{
+    usage u = {-1, -1, 0};
+    FILE *f = fopen("/proc/stat", "r");
+    if (f) {
+        unsigned long long v[8] = {0};
+        if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+                   &v[4], &v[5], &v[6], &v[7]) == 8) {
+            const double hz = (double)sysconf(_SC_CLK_TCK);
+            u.busy = (double)(v[0] + v[1] + v[2] + v[5] + v[6]) / hz; /* user nice system irq softirq */
+            u.steal = (double)v[7] / hz;
+        }
+        fclose(f);
+    }
+    struct rusage r;
+    if (getrusage(RUSAGE_SELF, &r) == 0)
+        u.self = (double)r.ru_utime.tv_sec + 1e-6 * (double)r.ru_utime.tv_usec +
+                 (double)r.ru_stime.tv_sec + 1e-6 * (double)r.ru_stime.tv_usec;
+    return u;
+}
 
 /* ---- one job ---------------------------------------------------------------- */
 
@@ -345,6 +378,7 @@ typedef struct {
     uint64_t p;
     job *js;
     int nj;
+    double others_s, steal_s; /* see usage; < 0: unknown */
 } table;
 
 typedef struct {
@@ -352,8 +386,18 @@ typedef struct {
     int nt, cap;
 } tables;
 
+/* The interference since u0, printed under the table just shown. */
+static void interference(usage u0, double *others, double *steal)
+{
+    const usage u1 = usage_now();
+    *others = u0.busy < 0 || u1.busy < 0 ? -1 : (u1.busy - u0.busy) - (u1.self - u0.self);
+    *steal = u0.steal < 0 || u1.steal < 0 ? -1 : u1.steal - u0.steal;
+    if (*others < 0) *others = *others < -0.5 ? -1 : 0; /* clock-tick rounding */
+    if (*others >= 0) printf("  (meanwhile other processes used %.2f s of CPU, steal %.2f s)\n", *others, *steal);
+}
+
 static int keep(tables *ts, const char *section, const char *op, size_t n, uint64_t p, job *js,
-                int nj)
+                int nj, usage u0)
 {
     if (ts->nt == ts->cap) {
         int cap = ts->cap ? 2 * ts->cap : 16;
@@ -362,7 +406,9 @@ static int keep(tables *ts, const char *section, const char *op, size_t n, uint6
         ts->t = t;
         ts->cap = cap;
     }
-    ts->t[ts->nt++] = (table){section, op, n, p, js, nj};
+    table *t = &ts->t[ts->nt++];
+    *t = (table){section, op, n, p, js, nj, 0, 0};
+    interference(u0, &t->others_s, &t->steal_s);
     return 0;
 }
 
@@ -389,8 +435,14 @@ static int emit_json(FILE *f, void *ctxp)
                "one table; CLOCK_MONOTONIC around one call; section ladder: each timed call after "
                "the other rows' calls; ladder_warm: each timed call right after an untimed call "
                "of the same row; sweep and scaling as ladder; threads as listed (0: "
-               "single-thread backend); no pinning\",\n");
-    fprintf(f, "  \"seed\": %llu,\n  \"threads\": [", (unsigned long long)x->o->seed);
+               "single-thread backend); pinning only as omp_proc_bind and omp_places say; "
+               "others_cpu_s and steal_s: CPU time other processes used and hypervisor steal "
+               "while the table ran\",\n");
+    fprintf(f, "  \"omp_proc_bind\": ");
+    cli_json_string(f, getenv("OMP_PROC_BIND") ? getenv("OMP_PROC_BIND") : "");
+    fprintf(f, ",\n  \"omp_places\": ");
+    cli_json_string(f, getenv("OMP_PLACES") ? getenv("OMP_PLACES") : "");
+    fprintf(f, ",\n  \"seed\": %llu,\n  \"threads\": [", (unsigned long long)x->o->seed);
     for (int i = 0; i < x->o->nthreads; i++) fprintf(f, "%s%d", i ? ", " : "", x->o->threads[i]);
     fprintf(f, "],\n  \"cycles_per_butterfly\": {\"n\": 65536, \"p\": 469762049, "
                "\"butterflies\": 524288, \"backend\": \"%s\", \"counted\": \"median time of "
@@ -406,8 +458,9 @@ static int emit_json(FILE *f, void *ctxp)
     fprintf(f, "  \"tables\": [\n");
     for (int i = 0; i < x->ts->nt; i++) {
         const table *t = &x->ts->t[i];
-        fprintf(f, "    {\"section\": \"%s\", \"op\": \"%s\", \"n\": %zu, \"p\": %llu, \"rows\": [\n",
-                t->section, t->op, t->n, (unsigned long long)t->p);
+        fprintf(f, "    {\"section\": \"%s\", \"op\": \"%s\", \"n\": %zu, \"p\": %llu, "
+                   "\"others_cpu_s\": %.2f, \"steal_s\": %.2f, \"rows\": [\n",
+                t->section, t->op, t->n, (unsigned long long)t->p, t->others_s, t->steal_s);
         json_jobs(f, t->js, t->nj, "      ");
         fprintf(f, "    ]}%s\n", i + 1 < x->ts->nt ? "," : "");
     }
@@ -473,6 +526,7 @@ static int section_ladder(const options *o, const uint64_t *primes, int np, bool
             add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, o->threads[t], o->reps);
         }
         add_refs(js, &nj, &pr, o->reps);
+        const usage u0 = usage_now();
         run_jobs(js, nj, warm);
         printf("\np = %llu (%s)\n", (unsigned long long)pr.p,
                !fits(o->n, pr.p) || !ntt_is_prime(pr.p) ? "CRT over NTT primes"
@@ -482,7 +536,7 @@ static int section_ladder(const options *o, const uint64_t *primes, int np, bool
         fflush(stdout);
         product_free(&pr);
         for (int k = 0; k < nj; k++) js[k].a = js[k].b = js[k].ref = NULL;
-        if (keep(ts, warm ? "ladder_warm" : "ladder", "polymul", o->n, primes[pi], js, nj) != 0)
+        if (keep(ts, warm ? "ladder_warm" : "ladder", "polymul", o->n, primes[pi], js, nj, u0) != 0)
             return -1;
     }
     return 0;
@@ -507,13 +561,14 @@ static int section_crt(const options *o, tables *ts)
         name_threads(nm, sizeof nm, "AVX2 + OpenMP", tmax);
         add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, tmax, o->reps);
         add_refs(js, &nj, &pr, o->reps);
+        const usage u0 = usage_now();
         run_jobs(js, nj, false);
         printf("\np = %llu\n", (unsigned long long)pr.p);
         print_jobs(js, nj, true);
         fflush(stdout);
         product_free(&pr);
         for (int k = 0; k < nj; k++) js[k].a = js[k].b = js[k].ref = NULL;
-        if (keep(ts, "crt", "polymul", o->n, mods[pi], js, nj) != 0) return -1;
+        if (keep(ts, "crt", "polymul", o->n, mods[pi], js, nj, u0) != 0) return -1;
     }
     return 0;
 }
@@ -542,13 +597,14 @@ static int section_sweep(const options *o, tables *ts)
         name_threads(nm, sizeof nm, "AVX2 + OpenMP", tmax);
         add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, tmax, want);
         add_refs(js, &nj, &pr, want);
+        const usage u0 = usage_now();
         run_jobs(js, nj, false);
         printf("\nn = %zu\n", n);
         print_jobs(js, nj, false);
         fflush(stdout);
         product_free(&pr);
         for (int k = 0; k < nj; k++) js[k].a = js[k].b = js[k].ref = NULL;
-        if (keep(ts, "sweep", "polymul", n, p, js, nj) != 0) return -1;
+        if (keep(ts, "sweep", "polymul", n, p, js, nj, u0) != 0) return -1;
     }
     return 0;
 }
@@ -600,12 +656,13 @@ static int section_scaling(const options *o, tables *ts)
             name_threads(nm, sizeof nm, "polymul", o->threads[t]);
             add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, o->threads[t], want);
         }
+        usage u0 = usage_now();
         run_jobs(js, nj, false);
         printf("\nn = 2^%u: product\n", lg);
         print_jobs(js, nj, true);
         product_free(&pr);
         for (int k = 0; k < nj; k++) js[k].a = js[k].b = js[k].ref = NULL;
-        if (keep(ts, "scaling", "polymul", n, p, js, nj) != 0) return -1;
+        if (keep(ts, "scaling", "polymul", n, p, js, nj, u0) != 0) return -1;
 
         /* The forward transform of length n. */
         uint32_t *xin = malloc(n * sizeof *xin), *xref = malloc(n * sizeof *xref);
@@ -621,11 +678,12 @@ static int section_scaling(const options *o, tables *ts)
         if (s != NTT_OK) return -1;
         int nf = 0;
         forward_rows(fs, &nf, o, n, p, xin, xref, want);
+        u0 = usage_now();
         run_jobs(fs, nf, false);
         printf("n = 2^%u: forward transform\n", lg);
         print_jobs(fs, nf, true);
         fflush(stdout);
-        if (keep(ts, "scaling", "forward", n, p, fs, nf) != 0) return -1;
+        if (keep(ts, "scaling", "forward", n, p, fs, nf, u0) != 0) return -1;
         /* xin and xref stay with the table (freed at the end); the cached
            plans of this length go, as the next length needs the memory. */
         ntt_cache_clear();
@@ -685,7 +743,7 @@ static int cycles_per_butterfly(double ghz, const char **backend, cpb_row *rows)
 
 /* ---- command line ------------------------------------------------------------------ */
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
     fprintf(f,
             "usage: ntt bench --ladder [--n N] [--primes P1,...] [--threads T1,T2,...] [--reps R]\n"
@@ -730,7 +788,7 @@ int cmd_ladder(int argc, char **argv)
         if (!strcmp(a, "--ladder")) {
             continue;
         } else if (cli_is_help(a)) {
-            usage(stdout);
+            print_usage(stdout);
             return EXIT_OK;
         } else if (!strcmp(a, "--quick")) {
             o.quick = true;
@@ -781,7 +839,7 @@ int cmd_ladder(int argc, char **argv)
             if (np == 0) return EXIT_USAGE;
         } else {
             fprintf(stderr, "ntt bench: unknown or incomplete option '%s'\n", a);
-            usage(stderr);
+            print_usage(stderr);
             return EXIT_USAGE;
         }
     }
@@ -804,9 +862,11 @@ int cmd_ladder(int argc, char **argv)
            si.logical_cpus, si.cpu_flags, si.compiler, si.commit);
     printf("core clock %.3f GHz (dependent adds), memcpy %.1f GB/s; threads:", ghz0, bw);
     for (int t = 0; t < o.nthreads; t++) printf(" %d", o.threads[t]);
-    printf(" (not pinned)\nmethod: every row verified first (products against GMP, transforms "
+    printf(" (OMP_PROC_BIND=%s, OMP_PLACES=%s)\nmethod: every row verified first (products against GMP, transforms "
            "against the scalar backend),\n        2 warm-up calls, repetitions interleaved "
-           "across a table's rows, CLOCK_MONOTONIC around one call\n");
+           "across a table's rows, CLOCK_MONOTONIC around one call\n",
+           getenv("OMP_PROC_BIND") ? getenv("OMP_PROC_BIND") : "unset",
+           getenv("OMP_PLACES") ? getenv("OMP_PLACES") : "unset");
 
     tables ts = {0};
     int rc = EXIT_OK;
