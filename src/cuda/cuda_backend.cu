@@ -299,12 +299,14 @@ template <class T> const Mod<T> *dmods(const ntt_plan *plan)
 
 const size_t kMaxGridY = 65535;
 
-template <class T, int K, bool INV>
-ntt_status launch_pass(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t items, int nz,
-                       cudaStream_t st)
+// Launches a pass kernel over `items` batch items in chunks of at most
+// 65535 (gridDim.y), moving the operand pointers along.
+template <class T>
+ntt_status launch_tiles(ntt_plan *plan, void (*kern)(PassArgs<T>), const Geom &g, PassArgs<T> a,
+                        size_t items, int nz, bool fused, cudaStream_t st)
 {
     const dim3 block(pass_threads(g));
-    const size_t smem = pass_smem<T>(g, false);
+    const size_t smem = pass_smem<T>(g, fused);
     const size_t gx = (size_t)1 << (g.d0 + g.lo - g.logC);
     for (size_t i0 = 0; i0 < items; i0 += kMaxGridY) {
         const size_t ni = items - i0 < kMaxGridY ? items - i0 : kMaxGridY;
@@ -315,33 +317,23 @@ ntt_status launch_pass(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t item
             if (b.out[z]) b.out[z] += i0 * a.out_stride;
         }
         b.item0 = a.item0 + (int)(i0 % (size_t)a.nmod);
-        void (*kern)(PassArgs<T>) = k_pass<T, K, INV>;
         NTT_LAUNCH_BLOCK(kern, dim3((unsigned)gx, (unsigned)ni, nz), block, smem, st, b);
         CK(plan, cudaGetLastError());
     }
     return NTT_OK;
 }
 
+template <class T, int K, bool INV>
+ntt_status launch_pass(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t items, int nz,
+                       cudaStream_t st)
+{
+    return launch_tiles<T>(plan, k_pass<T, K, INV>, g, a, items, nz, false, st);
+}
+
 template <class T, int K>
 ntt_status launch_bottom(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t items, cudaStream_t st)
 {
-    const dim3 block(pass_threads(g));
-    const size_t smem = pass_smem<T>(g, true);
-    const size_t gx = (size_t)1 << (g.d0 - g.logC);
-    for (size_t i0 = 0; i0 < items; i0 += kMaxGridY) {
-        const size_t ni = items - i0 < kMaxGridY ? items - i0 : kMaxGridY;
-        PassArgs<T> b = a;
-        b.g = g;
-        for (int z = 0; z < 2; z++) {
-            if (b.in[z]) b.in[z] += i0 * a.in_stride;
-            if (b.out[z]) b.out[z] += i0 * a.out_stride;
-        }
-        b.item0 = a.item0 + (int)(i0 % (size_t)a.nmod);
-        void (*kern)(PassArgs<T>) = k_polymul_bottom<T, K>;
-        NTT_LAUNCH_BLOCK(kern, dim3((unsigned)gx, (unsigned)ni, 1), block, smem, st, b);
-        CK(plan, cudaGetLastError());
-    }
-    return NTT_OK;
+    return launch_tiles<T>(plan, k_polymul_bottom<T, K>, g, a, items, 1, true, st);
 }
 
 // One thread per element: n <= 2^30 gives at most 2^22 blocks of 256, well
@@ -481,8 +473,8 @@ ntt_status ladder_dit(ntt_plan *plan, T *d, size_t count, size_t stride, cudaStr
     const bool sync = plan->variant == NTT_VARIANT_BASELINE || plan->variant == NTT_VARIANT_GPU_TABLE;
     size_t m0 = 2;
     typedef void (*stage_fn)(T *, size_t, size_t, size_t, const Mod<T> *, int, int, bool);
-    stage_fn shared_k = k_lshared<T, K>, tab_k = k_lstage_tab<T, K>, pow_k = tab_k;
-    if constexpr (K != K_SHOUP) pow_k = k_lstage_pow<T, K>;
+    stage_fn shared_k = k_lshared<T, K>, tab_k = k_lstage<T, K, false>, pow_k = tab_k;
+    if constexpr (K != K_SHOUP) pow_k = k_lstage<T, K, true>;
     stage_fn stage_k = plan->variant == NTT_VARIANT_BASELINE ? pow_k : tab_k;
     for (size_t i0 = 0; i0 < count; i0 += kMaxGridY) {
         const size_t ni = count - i0 < kMaxGridY ? count - i0 : kMaxGridY;

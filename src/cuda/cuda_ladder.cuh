@@ -31,11 +31,12 @@ template <int K, class T> __device__ Tw<T> lpow(T base, uint64_t e, const Mod<T>
     return Tw<T>{r, K == K_MONT ? r * M.pinv : T(0)};
 }
 
-// Stage m of the DIT transform, twiddle w_m^j computed by powers as the
-// first report did (w_m itself by a power of the root of order n).
-template <class T, int K>
-__global__ void k_lstage_pow(T *a, size_t n, size_t m, size_t stride, const Mod<T> *mods, int nmod,
-                             int item0, bool inv)
+// Stage m of the DIT transform, one thread per butterfly; the twiddle
+// w_m^j comes from the per-stage table, or (POW) is computed by powers as the
+// first report did, w_m itself by a power of the root of order n.
+template <class T, int K, bool POW>
+__global__ void k_lstage(T *a, size_t n, size_t m, size_t stride, const Mod<T> *mods, int nmod,
+                         int item0, bool inv)
 {
     const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n / 2) return;
@@ -43,27 +44,14 @@ __global__ void k_lstage_pow(T *a, size_t n, size_t m, size_t stride, const Mod<
     const Ar<T> M = Mg.a;
     T *v = a + (size_t)blockIdx.y * stride;
     const size_t half = m / 2, j = tid % half, k = (tid / half) * m;
-    T root = K == K_MONT ? (inv ? Mg.omega_inv_m : Mg.omega_m) : (inv ? Mg.omega_inv : Mg.omega);
-    Tw<T> wm = lpow<K, T>(root, n / m, Mg);
-    Tw<T> w = lpow<K, T>(wm.w, j, Mg);
-    T u = v[k + j], t = lmul<K, T>(v[k + j + half], w, M);
-    v[k + j] = csub(u + t, M.p);
-    v[k + j + half] = csub(u - t + M.p, M.p);
-}
-
-// Stage m with the twiddles from the per-stage table.
-template <class T, int K>
-__global__ void k_lstage_tab(T *a, size_t n, size_t m, size_t stride, const Mod<T> *mods, int nmod,
-                             int item0, bool inv)
-{
-    const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= n / 2) return;
-    const Mod<T> &Mg = mods[(item0 + blockIdx.y) % nmod];
-    const Ar<T> M = Mg.a;
-    T *v = a + (size_t)blockIdx.y * stride;
-    const size_t half = m / 2, j = tid % half, k = (tid / half) * m;
-    const T *tw = inv ? Mg.liw : Mg.lfw, *twx = inv ? Mg.liwx : Mg.lfwx;
-    const Tw<T> w = {tw[half - 1 + j], twx[half - 1 + j]};
+    Tw<T> w;
+    if (POW) {
+        T root = K == K_MONT ? (inv ? Mg.omega_inv_m : Mg.omega_m) : (inv ? Mg.omega_inv : Mg.omega);
+        w = lpow<K, T>(lpow<K, T>(root, n / m, Mg).w, j, Mg);
+    } else {
+        const T *tw = inv ? Mg.liw : Mg.lfw, *twx = inv ? Mg.liwx : Mg.lfwx;
+        w = Tw<T>{tw[half - 1 + j], twx[half - 1 + j]};
+    }
     T u = v[k + j], t = lmul<K, T>(v[k + j + half], w, M);
     v[k + j] = csub(u + t, M.p);
     v[k + j + half] = csub(u - t + M.p, M.p);
