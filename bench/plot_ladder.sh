@@ -48,7 +48,10 @@ for op in ("polymul", "forward"):
                 f.write(f'{r["threads"]} {one[0]["median_s"] / r["median_s"]:.4f}\n')
             f.write("\n\n")
 maxt = max(doc["threads"])
+has_sweep = any(t["section"] == "sweep" for t in doc["tables"])
+has_scaling = any(t["section"] == "scaling" for t in doc["tables"])
 with open(f"{tmp}/meta.gp", "w") as f:
+    f.write(f"has_sweep = {int(has_sweep)}\nhas_scaling = {int(has_scaling)}\n")
     cpu = machine["cpu_model"].replace('"', "'")
     f.write(f'cpu = "{cpu}, {machine["logical_cpus"]} logical CPUs, {machine["date"]}"\n')
     f.write(f"maxt = {maxt}\n")
@@ -63,11 +66,13 @@ set logscale xy 2
 set format x "2^{%L}"
 set logscale y 10
 set format y "%g"
+if (has_sweep) {
 set output "$out/$name-time-vs-n.png"
 set title "product of two length-n polynomials mod 469762049, median time\n" . cpu . ""
 set xlabel "n (each input)"
 set ylabel "ms"
 plot for [i=0:*] "$tmp/sweep.dat" index i using 1:2 with linespoints title columnheader(1) noenhanced
+}
 
 unset logscale
 set logscale x 2
@@ -75,6 +80,7 @@ set format x "%g"
 set xrange [1:maxt]
 set yrange [0:maxt]
 set key top left
+if (has_scaling) {
 set output "$out/$name-threads.png"
 set multiplot layout 1,2 title "speed-up over 1 thread (AVX2 + OpenMP, p = 469762049)\n" . cpu . ""
 set title "product of two length-n polynomials"
@@ -86,5 +92,6 @@ set title "forward transform of length n"
 plot x with lines dt 2 lc "gray" title "ideal", \
      for [i=0:*] "$tmp/forward.dat" index i using 1:2 with linespoints title columnheader(1) noenhanced
 unset multiplot
+}
 EOF
-echo "wrote $out/$name-time-vs-n.png $out/$name-threads.png"
+echo "plots of $json written to $out"

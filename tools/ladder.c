@@ -60,7 +60,10 @@ typedef struct {
     int threads[16];
     int nthreads;
     unsigned sweep_max, scaling_min, scaling_max;
+    unsigned sections; /* SEC_* bits */
 } options;
+
+enum { SEC_CYCLES = 1, SEC_LADDER = 2, SEC_CRT = 4, SEC_SWEEP = 8, SEC_SCALING = 16 };
 
 /* ---- interference --------------------------------------------------------------- */
 
@@ -748,7 +751,7 @@ static void print_usage(FILE *f)
     fprintf(f,
             "usage: ntt bench --ladder [--n N] [--primes P1,...] [--threads T1,T2,...] [--reps R]\n"
             "                          [--sweep-max LOG] [--scaling LO-HI] [--quick] [--seed S]\n"
-            "                          [--json FILE]\n"
+            "                          [--sections cycles,ladder,crt,sweep,scaling] [--json FILE]\n"
             "The reports' CPU ladder for products of two random length-N polynomials (default\n"
             "N = 131072; moduli 7340033, 104857601, 469762049, 1337006139375617): serial\n"
             "baseline, scalar, AVX2, AVX2 + OpenMP on each thread count (default 1, 2, 4, ...\n"
@@ -760,7 +763,8 @@ static void print_usage(FILE *f)
             "The CRT path at length N for 10^9+7 and 2^63-25.\n"
             "Every row is verified first; repetitions (default 21, fewer for slow rows) are\n"
             "interleaved across a table's rows; --json writes them all.\n"
-            "--quick: 7 repetitions, sweep to 2^16, scaling 2^16-2^20.\n");
+            "--quick: 7 repetitions, sweep to 2^16, scaling 2^16-2^20.  --sections: only\n"
+            "those parts (default all).\n");
 }
 
 static bool parse_threads(char *list, options *o)
@@ -778,7 +782,7 @@ static bool parse_threads(char *list, options *o)
 int cmd_ladder(int argc, char **argv)
 {
     options o = {.n = 131072, .reps = 21, .seed = 20261121, .sweep_max = 20, .scaling_min = 16,
-                 .scaling_max = 24};
+                 .scaling_max = 24, .sections = SEC_CYCLES | SEC_LADDER | SEC_CRT | SEC_SWEEP | SEC_SCALING};
     uint64_t primes[16] = {7340033, 104857601, 469762049, 1337006139375617ull};
     int np = 4;
     bool threads_given = false, sweep_given = false, scaling_given = false;
@@ -826,6 +830,20 @@ int cmd_ladder(int argc, char **argv)
             o.scaling_min = lo;
             o.scaling_max = hi;
             scaling_given = true;
+        } else if (!strcmp(a, "--sections") && i + 1 < argc) {
+            static const char *const names[] = {"cycles", "ladder", "crt", "sweep", "scaling"};
+            o.sections = 0;
+            char *save = NULL;
+            for (char *tok = strtok_r(argv[++i], ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                unsigned bit = 0;
+                for (unsigned k = 0; k < 5; k++)
+                    if (!strcmp(tok, names[k])) bit = 1u << k;
+                if (!bit) {
+                    fprintf(stderr, "ntt bench: unknown section '%s'\n", tok);
+                    return EXIT_USAGE;
+                }
+                o.sections |= bit;
+            }
         } else if (!strcmp(a, "--primes") && i + 1 < argc) {
             np = 0;
             char *save = NULL;
@@ -872,11 +890,12 @@ int cmd_ladder(int argc, char **argv)
     int rc = EXIT_OK;
     cpb_row cpb[2];
     const char *cpb_backend = NULL;
-    const int ncpb = cycles_per_butterfly(ghz0, &cpb_backend, cpb);
-    if (section_ladder(&o, primes, np, false, &ts) != 0 ||
-        section_ladder(&o, primes, np, true, &ts) != 0 || section_crt(&o, &ts) != 0 ||
-        section_sweep(&o, &ts) != 0 ||
-        section_scaling(&o, &ts) != 0) {
+    const int ncpb = o.sections & SEC_CYCLES ? cycles_per_butterfly(ghz0, &cpb_backend, cpb) : 0;
+    if ((o.sections & SEC_LADDER && (section_ladder(&o, primes, np, false, &ts) != 0 ||
+                                     section_ladder(&o, primes, np, true, &ts) != 0)) ||
+        (o.sections & SEC_CRT && section_crt(&o, &ts) != 0) ||
+        (o.sections & SEC_SWEEP && section_sweep(&o, &ts) != 0) ||
+        (o.sections & SEC_SCALING && section_scaling(&o, &ts) != 0)) {
         fprintf(stderr, "ntt bench: out of memory\n");
         rc = EXIT_FAILURE_LIB;
     }
