@@ -19,14 +19,17 @@ typedef struct {
 } SFX(front);
 
 /* The frontier below the root kernel's levels, and how many radix-4 passes
-   deeper the threads start their subtrees. */
+   deeper the threads start their subtrees: as few as give every thread the
+   same number of (equal) subtrees, or at least four each when the count
+   cannot divide evenly. */
 static unsigned SFX(depth)(size_t n, int nt, const SFX(mod) *M, SFX(front) *f0)
 {
     size_t len, nc = ntt_cpu_root_children(n, &len);
     *f0 = (SFX(front)){nc, nc, len};
-    const size_t minlen = M->K->block > 4096 ? M->K->block : 4096;
+    const size_t minlen = M->K->block > 4096 ? M->K->block : 4096, t = (size_t)nt;
     unsigned d = 0;
-    for (size_t c = nc; c < 4 * (size_t)nt && len / 4 >= minlen; c *= 4, len /= 4) d++;
+    for (size_t c = nc; !(c >= t && (c % t == 0 || c >= 4 * t)) && len / 4 >= minlen; c *= 4, len /= 4)
+        d++;
     return d;
 }
 
