@@ -593,17 +593,18 @@ template <class T, int K> struct Impl {
         return ladder_polymul<T, K>(p, static_cast<T *>(c), lc, static_cast<const T *>(a), la,
                                     static_cast<const T *>(b), lb, count, stride, st);
     }
-    static ntt_status prepare(ntt_plan *p)
+    // The dynamic shared-memory limit is an attribute of the kernel, shared by
+    // every plan in the process: raised to the device's maximum, never set to
+    // one plan's need (which would starve a larger plan made earlier).
+    static ntt_status prepare(ntt_plan *p, int smem_max)
     {
-        CudaPlan *cp = cp_of(p);
         if (p->variant != NTT_VARIANT_FAST) return NTT_OK;
-        // Opt in to the dynamic shared memory the passes need.
         CK(p, cudaFuncSetAttribute(k_pass<T, K, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   (int)cp->max_smem));
+                                   smem_max));
         CK(p, cudaFuncSetAttribute(k_pass<T, K, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   (int)cp->max_smem));
+                                   smem_max));
         CK(p, cudaFuncSetAttribute(k_polymul_bottom<T, K>,
-                                   cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cp->max_smem));
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
         return NTT_OK;
     }
 };
@@ -614,7 +615,7 @@ struct Table {
                             cudaStream_t);
     ntt_status (*polymul)(ntt_plan *, void *, size_t, const void *, size_t, const void *, size_t,
                           size_t, size_t, cudaStream_t);
-    ntt_status (*prepare)(ntt_plan *);
+    ntt_status (*prepare)(ntt_plan *, int);
 };
 
 template <class T, int K> constexpr Table table_of()
@@ -675,7 +676,7 @@ ntt_status cuda_plan_init_inner(ntt_plan *plan)
     cp->elem = plan->width == NTT_U32 ? 4 : 8;
     TRY(plan->width == NTT_U32 ? init_mods<uint32_t>(plan, cp) : init_mods<uint64_t>(plan, cp));
     if (cp->max_smem > prop.sharedMemPerBlockOptin) return NTT_EUNSUPPORTED;
-    TRY(tab(plan).prepare(plan));
+    TRY(tab(plan).prepare(plan, (int)prop.sharedMemPerBlockOptin));
     const size_t bytes = plan->batch * plan->n * cp->elem;
     CK(plan, cudaMalloc(&cp->dA, bytes));
     CK(plan, cudaMalloc(&cp->dB, bytes));

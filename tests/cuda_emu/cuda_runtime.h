@@ -53,11 +53,20 @@ template <class F> cudaError_t cudaFuncSetAttribute(F f, cudaFuncAttribute a, in
 {
     return emu_func_set_attribute((const void *)f, (int)a, v);
 }
+/* As a GPU does: a launch asking more dynamic shared memory than the
+   kernel's attribute allows (48 KiB unless raised) fails with
+   cudaErrorInvalidValue, reported by the next cudaGetLastError. */
+bool emu_smem_allowed(const void *f, size_t smem);
+void emu_set_error(cudaError_t e);
 
 /* Runs body() for every block (and, for per-thread kernels, every thread)
    with a fresh, poisoned dynamic shared memory area per block. */
-template <class B> void emu_launch(dim3 g, dim3 b, size_t smem, bool per_thread, B body)
+template <class B> void emu_launch(const void *f, dim3 g, dim3 b, size_t smem, bool per_thread, B body)
 {
+    if (!emu_smem_allowed(f, smem)) {
+        emu_set_error(cudaErrorInvalidValue);
+        return;
+    }
     unsigned char *buf = (unsigned char *)malloc(smem ? smem : 1);
     gridDim = g;
     blockDim = per_thread ? b : dim3(1, 1, 1);
@@ -77,8 +86,8 @@ template <class B> void emu_launch(dim3 g, dim3 b, size_t smem, bool per_thread,
 
 #define NTT_DYN_SMEM(name) unsigned char *name = emu_smem
 #define NTT_LAUNCH_BLOCK(k, g, b, s, st, ...) \
-    ((void)(st), emu_launch((g), (b), (s), false, [&] { k(__VA_ARGS__); }))
+    ((void)(st), emu_launch((const void *)(k), (g), (b), (s), false, [&] { k(__VA_ARGS__); }))
 #define NTT_LAUNCH_THREADS(k, g, b, s, st, ...) \
-    ((void)(st), emu_launch((g), (b), (s), true, [&] { k(__VA_ARGS__); }))
+    ((void)(st), emu_launch((const void *)(k), (g), (b), (s), true, [&] { k(__VA_ARGS__); }))
 
 #endif

@@ -9,6 +9,26 @@ dim3 threadIdx, blockIdx, blockDim, gridDim;
 unsigned char *emu_smem;
 
 static const size_t kDeviceMemory = (size_t)64 << 30;
+static const int kSmemDefault = 48 * 1024, kSmemOptin = 227 * 1024;
+
+// Per-kernel dynamic shared-memory limits, and the error the next
+// cudaGetLastError returns.
+static struct {
+    const void *f;
+    int limit;
+} g_attr[256];
+static int g_nattr;
+static cudaError_t g_pending = cudaSuccess;
+
+bool emu_smem_allowed(const void *f, size_t smem)
+{
+    int limit = kSmemDefault;
+    for (int i = 0; i < g_nattr; i++)
+        if (g_attr[i].f == f) limit = g_attr[i].limit;
+    return smem <= (size_t)limit;
+}
+
+void emu_set_error(cudaError_t e) { g_pending = e; }
 
 extern "C" {
 
@@ -48,7 +68,12 @@ cudaError_t cudaRuntimeGetVersion(int *v)
     *v = 0;
     return cudaSuccess;
 }
-cudaError_t cudaGetLastError(void) { return cudaSuccess; }
+cudaError_t cudaGetLastError(void)
+{
+    cudaError_t e = g_pending;
+    g_pending = cudaSuccess;
+    return e;
+}
 const char *cudaGetErrorString(cudaError_t e)
 {
     return e == cudaSuccess ? "no error" : e == cudaErrorMemoryAllocation ? "out of memory" : "error";
@@ -105,9 +130,18 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned) { return cudaSt
 cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
 cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
-cudaError_t emu_func_set_attribute(const void *, int, int v)
+cudaError_t emu_func_set_attribute(const void *f, int, int v)
 {
-    return v > 227 * 1024 ? cudaErrorInvalidValue : cudaSuccess;
+    if (v > kSmemOptin) return cudaErrorInvalidValue;
+    for (int i = 0; i < g_nattr; i++)
+        if (g_attr[i].f == f) {
+            g_attr[i].limit = v;
+            return cudaSuccess;
+        }
+    if (g_nattr == 256) return cudaErrorInvalidValue;
+    g_attr[g_nattr].f = f;
+    g_attr[g_nattr++].limit = v;
+    return cudaSuccess;
 }
 
 }  // extern "C"
