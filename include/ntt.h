@@ -340,10 +340,12 @@ NTT_API NTT_NODISCARD ntt_status ntt_cuda_get_info(ntt_cuda_info *info);
    Inputs must be < p. c may not alias a or b.
 
    A prime p < 2^62 with 2^k | p-1, 2^k >= la+lb-1, is used directly (u32
-   elements for p < 2^30, else u64).  Every other p goes through three (or,
-   when la, lb and p are small enough, two) internal primes near 2^62 and
-   Garner's CRT, which is exact because their product exceeds
-   min(la,lb) * (p-1)^2 for every p < 2^63 and every length within the bound.
+   elements for p < 2^30, else u64).  Every other p goes through a fixed set
+   of internal NTT primes and Garner's CRT: as few of the set as make their
+   product exceed min(la,lb) * (p-1)^2, which makes the result exact for
+   every p < 2^63 and every length within the bound.  The set depends on the
+   backend: three primes below 2^62 by default, four below 2^51 for AVX2 and
+   OpenMP on AVX2 (their double-precision kernels); results are identical.
    Very short inputs are multiplied by schoolbook.
    Bound: la + lb - 1 <= NTT_POLYMUL_MAX_LEN (else NTT_EINVAL).
    Plans (twiddle tables) are cached between calls, keyed by modulus, size
