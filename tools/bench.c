@@ -19,12 +19,7 @@ typedef struct {
     ntt_plan_options opts;
     bool cold;       /* clear the plan cache before every call */
     ref_job *job;
-    int want;        /* repetitions to take */
-    bool ok;         /* verified */
-    char why[128];   /* when not ok */
-    double *reps;
-    int nreps;
-    double median, min, max;
+    bench_series s;
 } row;
 
 typedef struct {
@@ -53,19 +48,88 @@ void bench_stats(const double *x, int n, double *median, double *min, double *ma
     free(s);
 }
 
-static void summarize(row *r)
+void bench_series_run(const bench_ops *ops, void *ctx, int nrows, bool warm)
 {
-    if (r->ok && r->nreps > 0) bench_stats(r->reps, r->nreps, &r->median, &r->min, &r->max);
+    int rounds = 0;
+    for (int k = 0; k < nrows; k++) {
+        bench_series *s = ops->series(ctx, k);
+        if (s->why[0]) continue;
+        s->ok = ops->check(ctx, k, false);
+        if (!s->ok) continue;
+        for (int w = 0; w < 2; w++) (void)ops->call(ctx, k);
+        s->reps = malloc((size_t)s->want * sizeof *s->reps);
+        if (!s->reps) {
+            s->ok = false;
+            snprintf(s->why, sizeof s->why, "FAILED (out of memory)");
+        }
+        if (s->want > rounds) rounds = s->want;
+    }
+    for (int r = 0; r < rounds; r++) {
+        for (int k = 0; k < nrows; k++) {
+            bench_series *s = ops->series(ctx, k);
+            if (!s->ok || s->nreps >= s->want) continue;
+            if (warm) (void)ops->call(ctx, k);
+            const double t0 = now_seconds();
+            const ntt_status st = ops->call(ctx, k);
+            const double t1 = now_seconds();
+            if (st != NTT_OK) {
+                s->ok = false;
+                snprintf(s->why, sizeof s->why, "FAILED (%s)", ntt_status_string(st));
+                continue;
+            }
+            s->reps[s->nreps++] = t1 - t0;
+        }
+    }
+    for (int k = 0; k < nrows; k++) {
+        bench_series *s = ops->series(ctx, k);
+        if (!s->ok) continue;
+        s->ok = ops->check(ctx, k, true);
+        if (s->ok && s->nreps == 0) {
+            s->ok = false;
+            snprintf(s->why, sizeof s->why, "FAILED (no repetitions taken)");
+        }
+        if (s->ok) bench_stats(s->reps, s->nreps, &s->median, &s->min, &s->max);
+    }
 }
 
-/* One call of the row's product; returns the library status for ntt rows. */
-static ntt_status run_row(row *r, uint64_t *c, const uint64_t *a, const uint64_t *b, size_t n,
-                          uint64_t p)
+void bench_series_json(FILE *f, const bench_series *s)
 {
+    fprintf(f, ", \"verified\": %s", s->ok ? "true" : "false");
+    if (s->ok) {
+        fprintf(f, ", \"median_s\": %.9g, \"min_s\": %.9g, \"max_s\": %.9g, \"reps_s\": [",
+                s->median, s->min, s->max);
+        for (int t = 0; t < s->nreps; t++) fprintf(f, "%s%.9g", t ? ", " : "", s->reps[t]);
+        fprintf(f, "]");
+    } else {
+        fprintf(f, ", \"error\": ");
+        cli_json_string(f, s->why);
+    }
+}
+
+/* One modulus's table as bench_series_run sees it. */
+typedef struct {
+    row *rows;
+    uint64_t *c;
+    const uint64_t *a, *b, *ref;
+    size_t n;
+    uint64_t p;
+    bool mismatch; /* a verified row computed a wrong product */
+} table_ctx;
+
+static bench_series *row_series(void *ctx, int k)
+{
+    return &((table_ctx *)ctx)->rows[k].s;
+}
+
+/* One call of the row's product; the library status for ntt rows. */
+static ntt_status row_call(void *ctx, int k)
+{
+    table_ctx *t = ctx;
+    row *r = &t->rows[k];
     switch (r->kind) {
     case ROW_NTT:
         if (r->cold) ntt_cache_clear();
-        return ntt_polymul_mod_ex(c, a, n, b, n, p, r->backend, &r->opts);
+        return ntt_polymul_mod_ex(t->c, t->a, t->n, t->b, t->n, t->p, r->backend, &r->opts);
     case ROW_FLINT:
 #ifdef NTT_HAVE_FLINT
         ref_flint_run(r->job);
@@ -80,16 +144,34 @@ static ntt_status run_row(row *r, uint64_t *c, const uint64_t *a, const uint64_t
     return NTT_EINVAL;
 }
 
-static void fetch_result(row *r, uint64_t *c)
+/* Before the timing: one call on a poisoned output.  After: the product the
+   last timed call left. */
+static bool row_check(void *ctx, int k, bool after)
 {
+    table_ctx *t = ctx;
+    row *r = &t->rows[k];
+    const size_t lc = 2 * t->n - 1;
+    if (!after) {
+        memset(t->c, 0xA5, lc * sizeof *t->c);
+        const ntt_status s = row_call(ctx, k);
+        if (s != NTT_OK) {
+            snprintf(r->s.why, sizeof r->s.why, "FAILED (%s)", ntt_status_string(s));
+            return false;
+        }
+    }
 #ifdef NTT_HAVE_FLINT
-    if (r->kind == ROW_FLINT) ref_flint_result(r->job, c);
+    if (r->kind == ROW_FLINT) ref_flint_result(r->job, t->c);
 #endif
 #ifdef NTT_HAVE_NTL
-    if (r->kind == ROW_NTL) ref_ntl_result(r->job, c);
+    if (r->kind == ROW_NTL) ref_ntl_result(r->job, t->c);
 #endif
-    (void)r;
-    (void)c;
+    if (memcmp(t->c, t->ref, lc * sizeof *t->c) != 0) {
+        snprintf(r->s.why, sizeof r->s.why, "FAILED (%s differs from GMP)",
+                 after ? "last timed result" : "result");
+        t->mismatch = true;
+        return false;
+    }
+    return true;
 }
 
 static void free_row(row *r)
@@ -100,7 +182,7 @@ static void free_row(row *r)
 #ifdef NTT_HAVE_NTL
     if (r->kind == ROW_NTL) ref_ntl_free(r->job);
 #endif
-    free(r->reps);
+    free(r->s.reps);
 }
 
 void fmt_time(char *buf, size_t len, double s)
@@ -133,7 +215,7 @@ static int make_rows(row *rows, const options *o, const uint64_t *a, const uint6
     row *r;
     r = add_row(rows, &k, "reports' baseline: radix-2, bit-reversal, %", ROW_NTT);
     r->opts.variant = NTT_VARIANT_BASELINE;
-    r->want = o->baseline_reps;
+    r->s.want = o->baseline_reps;
     if (!o->quick) {
         static const ntt_modmul mm[] = {NTT_MODMUL_NAIVE, NTT_MODMUL_BARRETT,
                                         NTT_MODMUL_MONTGOMERY};
@@ -142,16 +224,16 @@ static int make_rows(row *rows, const options *o, const uint64_t *a, const uint6
             snprintf(nm, sizeof nm, "ntt scalar, %s", ntt_modmul_name(mm[i]));
             r = add_row(rows, &k, nm, ROW_NTT);
             r->opts.modmul = mm[i];
-            r->want = o->reps;
+            r->s.want = o->reps;
         }
     }
     r = add_row(rows, &k, "ntt scalar, shoup (default)", ROW_NTT);
-    r->want = o->reps;
+    r->s.want = o->reps;
     r = add_row(rows, &k, "ntt scalar, shoup (default) again", ROW_NTT);
-    r->want = o->reps;
+    r->s.want = o->reps;
     r = add_row(rows, &k, "ntt scalar, cold: plan built in the call", ROW_NTT);
     r->cold = true;
-    r->want = o->baseline_reps;
+    r->s.want = o->baseline_reps;
     for (int be = NTT_BACKEND_SCALAR + 1; be < NTT_BACKEND_COUNT; be++) {
         if (be == NTT_BACKEND_CUDA || !ntt_backend_available((ntt_backend)be)) continue;
         char nm[96];
@@ -159,19 +241,19 @@ static int make_rows(row *rows, const options *o, const uint64_t *a, const uint6
         r = add_row(rows, &k, nm, ROW_NTT);
         r->backend = (ntt_backend)be;
         r->opts.threads = 1;
-        r->want = o->reps;
+        r->s.want = o->reps;
     }
 #ifdef NTT_HAVE_FLINT
     r = add_row(rows, &k, ref_flint_name(), ROW_FLINT);
     r->job = ref_flint_prepare(a, o->n, b, o->n, p);
-    r->want = o->reps;
-    if (!r->job) snprintf(r->why, sizeof r->why, "could not prepare");
+    r->s.want = o->reps;
+    if (!r->job) snprintf(r->s.why, sizeof r->s.why, "FAILED (could not prepare)");
 #endif
 #ifdef NTT_HAVE_NTL
     r = add_row(rows, &k, ref_ntl_name(), ROW_NTL);
     r->job = ref_ntl_prepare(a, o->n, b, o->n, p);
-    r->want = o->reps;
-    if (!r->job) snprintf(r->why, sizeof r->why, "modulus beyond NTL's single precision");
+    r->s.want = o->reps;
+    if (!r->job) snprintf(r->s.why, sizeof r->s.why, "unavailable (modulus beyond NTL's single precision)");
 #endif
     (void)a;
     (void)b;
@@ -189,7 +271,7 @@ static void print_table(const modulus_result *m, size_t n)
 {
     const row *flint = NULL;
     for (int i = 0; i < m->nrows; i++)
-        if (m->rows[i].kind == ROW_FLINT && m->rows[i].ok) flint = &m->rows[i];
+        if (m->rows[i].kind == ROW_FLINT && m->rows[i].s.ok) flint = &m->rows[i];
     const char *path = m->p < (1ull << 30) && (m->p - 1) % (2 * n) == 0 ? "u32, direct"
                        : m->p < (1ull << 62) && ntt_is_prime(m->p) && (m->p - 1) % (2 * n) == 0
                            ? "u64, direct"
@@ -199,16 +281,16 @@ static void print_table(const modulus_result *m, size_t n)
            flint ? "vs FLINT" : "");
     for (int i = 0; i < m->nrows; i++) {
         const row *r = &m->rows[i];
-        if (!r->ok) {
-            printf("  %-46s %12s  (%s)\n", r->name, "FAILED", r->why);
+        if (!r->s.ok) {
+            printf("  %-46s %s\n", r->name, r->s.why);
             continue;
         }
         char med[32], lo[32], hi[32], ratio[32] = "";
-        fmt_time(med, sizeof med, r->median);
-        fmt_time(lo, sizeof lo, r->min);
-        fmt_time(hi, sizeof hi, r->max);
-        if (flint) snprintf(ratio, sizeof ratio, "%.2fx", flint->median / r->median);
-        printf("  %-46s %12s %12s %12s %6d %9s\n", r->name, med, lo, hi, r->nreps, ratio);
+        fmt_time(med, sizeof med, r->s.median);
+        fmt_time(lo, sizeof lo, r->s.min);
+        fmt_time(hi, sizeof hi, r->s.max);
+        if (flint) snprintf(ratio, sizeof ratio, "%.2fx", flint->s.median / r->s.median);
+        printf("  %-46s %12s %12s %12s %6d %9s\n", r->name, med, lo, hi, r->s.nreps, ratio);
     }
 }
 
@@ -238,17 +320,7 @@ static int emit_json(FILE *f, void *ctxp)
             const row *r = &m->rows[k];
             fprintf(f, "      {\"name\": ");
             cli_json_string(f, r->name);
-            fprintf(f, ", \"verified\": %s", r->ok ? "true" : "false");
-            if (r->ok) {
-                fprintf(f, ", \"median_s\": %.9g, \"min_s\": %.9g, \"max_s\": %.9g, \"reps_s\": [",
-                        r->median, r->min, r->max);
-                for (int t = 0; t < r->nreps; t++)
-                    fprintf(f, "%s%.9g", t ? ", " : "", r->reps[t]);
-                fprintf(f, "]");
-            } else {
-                fprintf(f, ", \"error\": ");
-                cli_json_string(f, r->why);
-            }
+            bench_series_json(f, &r->s);
             fprintf(f, "}%s\n", k + 1 < m->nrows ? "," : "");
         }
         fprintf(f, "    ]}%s\n", i + 1 < x->nres ? "," : "");
@@ -379,56 +451,10 @@ int cmd_bench(int argc, char **argv)
         modulus_result *m = &res[pi];
         m->p = p;
         m->nrows = make_rows(m->rows, &o, a, b, p);
-        int maxwant = 0;
-        for (int k = 0; k < m->nrows; k++) {
-            row *r = &m->rows[k];
-            if (r->why[0]) continue;
-            /* Verify on a poisoned output, then warm up. */
-            memset(c, 0xA5, lc * sizeof *c);
-            ntt_status s = run_row(r, c, a, b, n, p);
-            fetch_result(r, c);
-            if (s != NTT_OK) {
-                snprintf(r->why, sizeof r->why, "%s", ntt_status_string(s));
-            } else if (memcmp(c, ref, lc * sizeof *c) != 0) {
-                snprintf(r->why, sizeof r->why, "result differs from GMP");
-                rc = EXIT_MISMATCH;
-            } else {
-                r->ok = true;
-                for (int w = 0; w < 2; w++) (void)run_row(r, c, a, b, n, p);
-                r->reps = malloc((size_t)r->want * sizeof *r->reps);
-                if (!r->reps) {
-                    r->ok = false;
-                    snprintf(r->why, sizeof r->why, "out of memory");
-                }
-                if (r->want > maxwant) maxwant = r->want;
-            }
-        }
-        /* Interleave: one call of each row per round. */
-        for (int round = 0; round < maxwant; round++) {
-            for (int k = 0; k < m->nrows; k++) {
-                row *r = &m->rows[k];
-                if (!r->ok || r->nreps >= r->want) continue;
-                double t0 = now_seconds();
-                ntt_status s = run_row(r, c, a, b, n, p);
-                double t1 = now_seconds();
-                if (s != NTT_OK) {
-                    r->ok = false;
-                    snprintf(r->why, sizeof r->why, "%s", ntt_status_string(s));
-                    continue;
-                }
-                r->reps[r->nreps++] = t1 - t0;
-                /* The last timed call must still be right. */
-                if (r->nreps == r->want) {
-                    fetch_result(r, c);
-                    if (memcmp(c, ref, lc * sizeof *c) != 0) {
-                        r->ok = false;
-                        snprintf(r->why, sizeof r->why, "last timed result differs from GMP");
-                        rc = EXIT_MISMATCH;
-                    }
-                }
-            }
-        }
-        for (int k = 0; k < m->nrows; k++) summarize(&m->rows[k]);
+        table_ctx t = {m->rows, c, a, b, ref, n, p, false};
+        static const bench_ops ops = {row_series, row_call, row_check};
+        bench_series_run(&ops, &t, m->nrows, false);
+        if (t.mismatch) rc = EXIT_MISMATCH;
         print_table(m, n);
         fflush(stdout);
     }

@@ -38,11 +38,7 @@ typedef struct {
     uint32_t *x;
     const uint32_t *xin, *xref; /* J_FWD: input and the scalar spectrum */
     ref_job *rj;
-    int want, nreps;
-    double *reps;
-    bool ok;
-    char why[96];         /* when not ok: FAILED (why) or "unavailable" */
-    double med, min, max;
+    bench_series s;
 } job;
 
 /* One kind's cycles per butterfly (section 4). */
@@ -124,11 +120,11 @@ static bool job_check(job *j)
         memcpy(j->x, j->xin, j->n * sizeof *j->x);
         ntt_status s = ntt_forward_u32(j->plan, j->x);
         if (s != NTT_OK) {
-            snprintf(j->why, sizeof j->why, "FAILED (%s)", ntt_status_string(s));
+            snprintf(j->s.why, sizeof j->s.why, "FAILED (%s)", ntt_status_string(s));
             return false;
         }
         if (memcmp(j->x, j->xref, j->n * sizeof *j->x) != 0) {
-            snprintf(j->why, sizeof j->why, "FAILED (differs from the scalar backend)");
+            snprintf(j->s.why, sizeof j->s.why, "FAILED (differs from the scalar backend)");
             return false;
         }
         return true;
@@ -137,7 +133,7 @@ static bool job_check(job *j)
     memset(j->c, 0xA5, lc * sizeof *j->c);
     ntt_status s = job_call(j);
     if (s != NTT_OK) {
-        snprintf(j->why, sizeof j->why, "FAILED (%s)", ntt_status_string(s));
+        snprintf(j->s.why, sizeof j->s.why, "FAILED (%s)", ntt_status_string(s));
         return false;
     }
 #ifdef NTT_HAVE_FLINT
@@ -147,7 +143,7 @@ static bool job_check(job *j)
     if (j->kind == J_NTL) ref_ntl_result(j->rj, j->c);
 #endif
     if (memcmp(j->c, j->ref, lc * sizeof *j->c) != 0) {
-        snprintf(j->why, sizeof j->why, "FAILED (differs from GMP)");
+        snprintf(j->s.why, sizeof j->s.why, "FAILED (differs from GMP)");
         return false;
     }
     return true;
@@ -164,54 +160,32 @@ static void job_free(job *j)
     ntt_plan_destroy(j->plan);
     free(j->x);
     free(j->c);
-    free(j->reps);
+    free(j->s.reps);
 }
 
-/* Verifies, warms up, then times the jobs in rounds of one call each, and
-   checks the result of the last timed call again.  warm: each timed call
-   right after an untimed one of the same job (steady state), rather than
-   after the other rows' calls. */
+static bench_series *job_series(void *ctx, int k)
+{
+    return &((job *)ctx)[k].s;
+}
+
+static ntt_status job_call_k(void *ctx, int k)
+{
+    return job_call(&((job *)ctx)[k]);
+}
+
+/* Transforms run in place, so the last timed result is not checkable: both
+   checks run the job again on fresh inputs. */
+static bool job_check_k(void *ctx, int k, bool after)
+{
+    (void)after;
+    return job_check(&((job *)ctx)[k]);
+}
+
+/* warm: see bench_series_run. */
 static void run_jobs(job *js, int nj, bool warm)
 {
-    int rounds = 0;
-    for (int k = 0; k < nj; k++) {
-        job *j = &js[k];
-        if (j->why[0]) continue;
-        j->ok = job_check(j);
-        if (!j->ok) continue;
-        for (int w = 0; w < 2; w++) (void)job_call(j);
-        j->reps = malloc((size_t)j->want * sizeof *j->reps);
-        if (!j->reps) {
-            j->ok = false;
-            snprintf(j->why, sizeof j->why, "FAILED (out of memory)");
-        }
-        if (j->want > rounds) rounds = j->want;
-    }
-    for (int r = 0; r < rounds; r++) {
-        for (int k = 0; k < nj; k++) {
-            job *j = &js[k];
-            if (!j->ok || j->nreps >= j->want) continue;
-            if (warm) (void)job_call(j);
-            const double t0 = now_seconds();
-            const ntt_status s = job_call(j);
-            const double t1 = now_seconds();
-            if (s != NTT_OK) {
-                j->ok = false;
-                snprintf(j->why, sizeof j->why, "FAILED (%s)", ntt_status_string(s));
-                continue;
-            }
-            j->reps[j->nreps++] = t1 - t0;
-        }
-    }
-    for (int k = 0; k < nj; k++) {
-        job *j = &js[k];
-        if (!j->ok) continue;
-        if (!job_check(j)) {
-            j->ok = false;
-            continue;
-        }
-        bench_stats(j->reps, j->nreps, &j->med, &j->min, &j->max);
-    }
+    static const bench_ops ops = {job_series, job_call_k, job_check_k};
+    bench_series_run(&ops, js, nj, warm);
 }
 
 /* ---- building the tables ------------------------------------------------------ */
@@ -252,7 +226,7 @@ static job *add_job(job *js, int *nj, const char *name, enum job_kind kind, int 
     memset(j, 0, sizeof *j);
     snprintf(j->name, sizeof j->name, "%s", name);
     j->kind = kind;
-    j->want = want;
+    j->s.want = want;
     return j;
 }
 
@@ -271,8 +245,8 @@ static job *add_mul(job *js, int *nj, const char *name, const product *pr, ntt_b
     j->b = pr->b;
     j->ref = pr->ref;
     j->c = malloc((2 * pr->n - 1) * sizeof *j->c);
-    if (!ntt_backend_available(be)) snprintf(j->why, sizeof j->why, "unavailable");
-    else if (!j->c) snprintf(j->why, sizeof j->why, "FAILED (out of memory)");
+    if (!ntt_backend_available(be)) snprintf(j->s.why, sizeof j->s.why, "unavailable");
+    else if (!j->c) snprintf(j->s.why, sizeof j->s.why, "FAILED (out of memory)");
     return j;
 }
 
@@ -287,7 +261,7 @@ static void add_refs(job *js, int *nj, const product *pr, int want)
         j->ref = pr->ref;
         j->c = malloc((2 * pr->n - 1) * sizeof *j->c);
         j->rj = ref_flint_prepare(pr->a, pr->n, pr->b, pr->n, pr->p);
-        if (!j->rj || !j->c) snprintf(j->why, sizeof j->why, "FAILED (could not prepare)");
+        if (!j->rj || !j->c) snprintf(j->s.why, sizeof j->s.why, "FAILED (could not prepare)");
     }
 #endif
 #ifdef NTT_HAVE_NTL
@@ -299,8 +273,8 @@ static void add_refs(job *js, int *nj, const product *pr, int want)
         j->ref = pr->ref;
         j->c = malloc((2 * pr->n - 1) * sizeof *j->c);
         j->rj = ref_ntl_prepare(pr->a, pr->n, pr->b, pr->n, pr->p);
-        if (!j->c) snprintf(j->why, sizeof j->why, "FAILED (out of memory)");
-        else if (!j->rj) snprintf(j->why, sizeof j->why, "unavailable (modulus beyond NTL's single precision)");
+        if (!j->c) snprintf(j->s.why, sizeof j->s.why, "FAILED (out of memory)");
+        else if (!j->rj) snprintf(j->s.why, sizeof j->s.why, "unavailable (modulus beyond NTL's single precision)");
     }
 #endif
     (void)js;
@@ -314,7 +288,7 @@ static void add_refs(job *js, int *nj, const product *pr, int want)
 static const job *find_kind(const job *js, int nj, enum job_kind k)
 {
     for (int i = 0; i < nj; i++)
-        if (js[i].kind == k && js[i].ok) return &js[i];
+        if (js[i].kind == k && js[i].s.ok) return &js[i];
     return NULL;
 }
 
@@ -327,23 +301,23 @@ static void print_jobs(const job *js, int nj, bool ladder)
     const job *first = NULL, *prev = NULL;
     for (int k = 0; k < nj; k++) {
         const job *j = &js[k];
-        if (!j->ok) {
-            printf("  %-36s %11s\n", j->name, j->why);
+        if (!j->s.ok) {
+            printf("  %-36s %11s\n", j->name, j->s.why);
             continue;
         }
         char med[32], lo[32], hi[32], c1[16] = "", c2[16] = "", c3[16] = "";
-        fmt_time(med, sizeof med, j->med);
-        fmt_time(lo, sizeof lo, j->min);
-        fmt_time(hi, sizeof hi, j->max);
+        fmt_time(med, sizeof med, j->s.median);
+        fmt_time(lo, sizeof lo, j->s.min);
+        fmt_time(hi, sizeof hi, j->s.max);
         const bool rung = j->kind == J_MUL || j->kind == J_FWD;
         if (ladder && rung) {
             if (!first) first = j;
-            snprintf(c1, sizeof c1, "%.2f", first->med / j->med);
-            if (prev) snprintf(c2, sizeof c2, "%.2f", prev->med / j->med);
+            snprintf(c1, sizeof c1, "%.2f", first->s.median / j->s.median);
+            if (prev) snprintf(c2, sizeof c2, "%.2f", prev->s.median / j->s.median);
             prev = j;
         }
-        if (flint) snprintf(c3, sizeof c3, "%.2f", flint->med / j->med);
-        printf("  %-36s %11s %11s %11s %5d %9s %9s %9s\n", j->name, med, lo, hi, j->nreps, c1, c2,
+        if (flint) snprintf(c3, sizeof c3, "%.2f", flint->s.median / j->s.median);
+        printf("  %-36s %11s %11s %11s %5d %9s %9s %9s\n", j->name, med, lo, hi, j->s.nreps, c1, c2,
                c3);
     }
 }
@@ -354,21 +328,13 @@ static void json_jobs(FILE *f, const job *js, int nj, const char *indent)
         const job *j = &js[k];
         fprintf(f, "%s{\"name\": ", indent);
         cli_json_string(f, j->name);
-        fprintf(f, ", \"kind\": \"%s\", \"threads\": %d, \"verified\": %s",
+        fprintf(f, ", \"kind\": \"%s\", \"threads\": %d",
                 j->kind == J_MUL ? "ntt" : j->kind == J_FWD ? "forward"
                                    : j->kind == J_FLINT ? "flint" : "ntl",
-                j->threads, j->ok ? "true" : "false");
+                j->threads);
         if (j->kind == J_MUL || j->kind == J_FWD)
             fprintf(f, ", \"backend\": \"%s\"", ntt_backend_name(j->backend));
-        if (j->ok) {
-            fprintf(f, ", \"median_s\": %.9g, \"min_s\": %.9g, \"max_s\": %.9g, \"reps_s\": [", j->med,
-                    j->min, j->max);
-            for (int t = 0; t < j->nreps; t++) fprintf(f, "%s%.9g", t ? ", " : "", j->reps[t]);
-            fprintf(f, "]");
-        } else {
-            fprintf(f, ", \"error\": ");
-            cli_json_string(f, j->why);
-        }
+        bench_series_json(f, &j->s);
         fprintf(f, "}%s\n", k + 1 < nj ? "," : "");
     }
 }
@@ -633,12 +599,12 @@ static int forward_rows(job *js, int *nj, const options *o, size_t n, uint64_t p
         j->xin = xin;
         j->xref = xref;
         if (!ntt_backend_available(NTT_BACKEND_OPENMP)) {
-            snprintf(j->why, sizeof j->why, "unavailable");
+            snprintf(j->s.why, sizeof j->s.why, "unavailable");
             continue;
         }
         j->x = malloc(n * sizeof *j->x);
         if (!j->x || ntt_plan_create(&j->plan, n, p, NTT_U32, NTT_BACKEND_OPENMP, &j->opts) != NTT_OK)
-            snprintf(j->why, sizeof j->why, "FAILED (plan)");
+            snprintf(j->s.why, sizeof j->s.why, "FAILED (plan)");
     }
     return 0;
 }
@@ -907,7 +873,7 @@ int cmd_ladder(int argc, char **argv)
     printf("\ncore clock at the end: %.3f GHz\n", ghz1);
     for (int i = 0; i < ts.nt; i++)
         for (int k = 0; k < ts.t[i].nj; k++)
-            if (!ts.t[i].js[k].ok && strncmp(ts.t[i].js[k].why, "FAILED", 6) == 0) rc = EXIT_MISMATCH;
+            if (!ts.t[i].js[k].s.ok && strncmp(ts.t[i].js[k].s.why, "FAILED", 6) == 0) rc = EXIT_MISMATCH;
     if (o.json && rc != EXIT_FAILURE_LIB) {
         json_ctx jc = {&o, &si, bw, ghz0, ghz1, cpb_backend, cpb, ncpb, &ts};
         char why[160];
