@@ -245,13 +245,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(sub, "--version") == 0) {
         printf("ntt %d.%d.%d (commit %s)\n", NTT_VERSION_MAJOR, NTT_VERSION_MINOR,
-               NTT_VERSION_PATCH,
-#ifdef NTT_GIT_COMMIT
-               NTT_GIT_COMMIT
-#else
-               "unknown"
-#endif
-        );
+               NTT_VERSION_PATCH, build_commit());
         return EXIT_OK;
     }
     if (strcmp(sub, "help") == 0) {

@@ -2,6 +2,22 @@
    copy bandwidth that bounds memory-bound kernels (rule 2), and ntt info. */
 #include "tool.h"
 
+/* Written at every build by cmake/git_commit.cmake; other builds may pass
+   -DNTT_GIT_COMMIT instead. */
+#if !defined(NTT_GIT_COMMIT) && defined(__has_include)
+#if __has_include("ntt_git_commit.h")
+#include "ntt_git_commit.h"
+#endif
+#endif
+#ifndef NTT_GIT_COMMIT
+#define NTT_GIT_COMMIT "unknown"
+#endif
+
+const char *build_commit(void)
+{
+    return NTT_GIT_COMMIT;
+}
+
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,11 +112,7 @@ void sysinfo_read(sysinfo *si)
 #else
     snprintf(si->compiler, sizeof si->compiler, "unknown");
 #endif
-#ifdef NTT_GIT_COMMIT
-    snprintf(si->commit, sizeof si->commit, "%s", NTT_GIT_COMMIT);
-#else
-    snprintf(si->commit, sizeof si->commit, "unknown");
-#endif
+    snprintf(si->commit, sizeof si->commit, "%s", build_commit());
     time_t now = time(NULL);
     struct tm tm;
     if (gmtime_r(&now, &tm) == NULL ||

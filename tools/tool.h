@@ -68,6 +68,8 @@ typedef struct {
     char date[32];         /* UTC, ISO 8601 */
 } sysinfo;
 void sysinfo_read(sysinfo *si);
+/* The git commit the tool was built from, "-dirty" when tracked files differed. */
+const char *build_commit(void);
 /* Writes the fields as members of a JSON object (no braces), indented. */
 void sysinfo_json(FILE *f, const sysinfo *si, const char *indent);
 /* Host memcpy bandwidth over `bytes`-byte buffers, GB/s (read + write). */
