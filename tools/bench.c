@@ -197,6 +197,14 @@ void fmt_time(char *buf, size_t len, double s)
         snprintf(buf, len, "%.3f s", s);
 }
 
+const char *product_path(size_t n, uint64_t p)
+{
+    size_t t = 1;
+    while (t < 2 * n - 1) t <<= 1;
+    if (p >= ((uint64_t)1 << 62) || (p - 1) % t != 0 || !ntt_is_prime(p)) return "CRT over NTT primes";
+    return p < ((uint64_t)1 << 30) ? "u32, direct" : "u64, direct";
+}
+
 static row *add_row(row *rows, int *count, const char *name, enum row_kind kind)
 {
     row *r = &rows[(*count)++];
@@ -272,11 +280,7 @@ static void print_table(const modulus_result *m, size_t n)
     const row *flint = NULL;
     for (int i = 0; i < m->nrows; i++)
         if (m->rows[i].kind == ROW_FLINT && m->rows[i].s.ok) flint = &m->rows[i];
-    const char *path = m->p < (1ull << 30) && (m->p - 1) % (2 * n) == 0 ? "u32, direct"
-                       : m->p < (1ull << 62) && ntt_is_prime(m->p) && (m->p - 1) % (2 * n) == 0
-                           ? "u64, direct"
-                           : "CRT over NTT primes";
-    printf("\np = %llu (%s)\n", (unsigned long long)m->p, path);
+    printf("\np = %llu (%s)\n", (unsigned long long)m->p, product_path(n, m->p));
     printf("  %-46s %12s %12s %12s %6s %9s\n", "implementation", "median", "min", "max", "reps",
            flint ? "vs FLINT" : "");
     for (int i = 0; i < m->nrows; i++) {

@@ -20,13 +20,6 @@
 
 namespace {
 
-unsigned ntt_log2_tool(size_t n)
-{
-    unsigned l = 0;
-    while (((size_t)1 << l) < n) l++;
-    return l;
-}
-
 struct Row {
     std::string group, name, mode;  // mode: "stream warm", "graph cold", "host to host", ...
     bool ok = false;
@@ -42,22 +35,7 @@ double g_copy_gbps = 0;
 
 void summarize(Row &r)
 {
-    if (r.reps.empty()) return;
-    std::vector<double> s = r.reps;
-    std::sort(s.begin(), s.end());
-    r.min = s.front();
-    r.max = s.back();
-    r.median = s.size() % 2 ? s[s.size() / 2] : 0.5 * (s[s.size() / 2 - 1] + s[s.size() / 2]);
-}
-
-void fmt(char *buf, size_t n, double s)
-{
-    if (s < 1e-3)
-        snprintf(buf, n, "%.2f us", s * 1e6);
-    else if (s < 1)
-        snprintf(buf, n, "%.3f ms", s * 1e3);
-    else
-        snprintf(buf, n, "%.3f s", s);
+    if (!r.reps.empty()) bench_stats(r.reps.data(), (int)r.reps.size(), &r.median, &r.min, &r.max);
 }
 
 void print_row(const Row &r)
@@ -67,12 +45,12 @@ void print_row(const Row &r)
         return;
     }
     char a[32], b[32], c[32], ref[48] = "";
-    fmt(a, sizeof a, r.median);
-    fmt(b, sizeof b, r.min);
-    fmt(c, sizeof c, r.max);
+    fmt_time(a, sizeof a, r.median);
+    fmt_time(b, sizeof b, r.min);
+    fmt_time(c, sizeof c, r.max);
     if (r.reference > 0) {
         char t[32];
-        fmt(t, sizeof t, r.reference);
+        fmt_time(t, sizeof t, r.reference);
         snprintf(ref, sizeof ref, "  reports: %s (%.0fx)", t, r.reference / r.median);
     }
     if (r.bytes > 0) {
@@ -199,7 +177,7 @@ void bench_forward(const FwdCase &c, ntt_modmul mm, int reps, cudaStream_t st, r
 {
     const size_t e = c.w == NTT_U32 ? 4 : 8, per = c.n * c.count * e;
     char name[128];
-    snprintf(name, sizeof name, "fwd u%d 2^%d x %zu%s%s %s", (int)c.w, (int)ntt_log2_tool(c.n),
+    snprintf(name, sizeof name, "fwd u%d 2^%d x %zu%s%s %s", (int)c.w, __builtin_ctzll(c.n),
              c.count, c.mods.size() > 1 ? " (RNS)" : "",
              c.flags & NTT_FLAG_NEGACYCLIC ? " nega" : " cyclic", ntt_modmul_name(mm));
     ntt_plan_options o = {};

@@ -469,8 +469,6 @@ static double clock_ghz(void)
 
 /* ---- the sections ------------------------------------------------------------------ */
 
-static bool fits(size_t n, uint64_t p) { return p < ((uint64_t)1 << 62) && (p - 1) % (2 * n) == 0; }
-
 static void name_threads(char *buf, size_t len, const char *base, int t)
 {
     snprintf(buf, len, "%s, %d thread%s", base, t, t == 1 ? "" : "s");
@@ -501,10 +499,7 @@ static int section_ladder(const options *o, const uint64_t *primes, int np, bool
         add_refs(js, &nj, &pr, o->reps);
         const usage u0 = usage_now();
         run_jobs(js, nj, warm);
-        printf("\np = %llu (%s)\n", (unsigned long long)pr.p,
-               !fits(o->n, pr.p) || !ntt_is_prime(pr.p) ? "CRT over NTT primes"
-               : pr.p < (1u << 30)                      ? "u32, direct"
-                                                        : "u64, direct");
+        printf("\np = %llu (%s)\n", (unsigned long long)pr.p, product_path(o->n, pr.p));
         print_jobs(js, nj, true);
         fflush(stdout);
         product_free(&pr);

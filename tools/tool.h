@@ -80,6 +80,9 @@ double now_seconds(void); /* CLOCK_MONOTONIC */
 /* bench.c: median, min and max of x[0..n), n >= 1; "12.345 ms" style. */
 void bench_stats(const double *x, int n, double *median, double *min, double *max);
 void fmt_time(char *buf, size_t len, double s);
+/* How ntt_polymul_mod multiplies two length-n polynomials modulo p:
+   "u32, direct", "u64, direct" or "CRT over NTT primes" (polymul_mod.c's rule). */
+const char *product_path(size_t n, uint64_t p);
 
 /* bench.c: one row of a timing table, its repetitions and their summary. */
 typedef struct {

@@ -136,6 +136,12 @@ void *ntt_aligned_alloc(size_t bytes);   /* 64-byte aligned, NULL on failure */
 void ntt_aligned_free(void *p);
 unsigned ntt_log2(size_t n);             /* n a power of two */
 size_t ntt_bitrev(size_t x, unsigned bits);
+/* Whether byte ranges [x, x+xbytes) and [y, y+ybytes) share a byte. */
+static inline bool ntt_overlaps(const void *x, size_t xbytes, const void *y, size_t ybytes)
+{
+    const uintptr_t a = (uintptr_t)x, b = (uintptr_t)y;
+    return a < b + ybytes && b < a + xbytes;
+}
 /* 1 if some a[i] >= p (cpu.c: AVX2 when the CPU has it). */
 bool ntt_any_geq_u64(const uint64_t *a, size_t len, uint64_t p);
 

@@ -173,12 +173,6 @@ static ntt_status run_polymul(ntt_plan *plan, ntt_width w, void *c, const void *
                                                                  stride, false);
 }
 
-static bool overlap(const void *x, size_t xb, const void *y, size_t yb)
-{
-    uintptr_t a = (uintptr_t)x, b = (uintptr_t)y;
-    return a < b + yb && b < a + xb;
-}
-
 static ntt_status run_linear(ntt_plan *plan, ntt_width w, void *c, const void *a, size_t la,
                              const void *b, size_t lb)
 {
@@ -186,7 +180,7 @@ static ntt_status run_linear(ntt_plan *plan, ntt_width w, void *c, const void *a
     if (s != NTT_OK) return s;
     if (la == 0 || lb == 0 || la > plan->n || lb > plan->n - la + 1) return NTT_EINVAL;
     const size_t e = w == NTT_U32 ? 4 : 8, lc = la + lb - 1;
-    if (overlap(c, lc * e, a, la * e) || overlap(c, lc * e, b, lb * e)) return NTT_EINVAL;
+    if (ntt_overlaps(c, lc * e, a, la * e) || ntt_overlaps(c, lc * e, b, lb * e)) return NTT_EINVAL;
     if (out_of_range(plan, a, la, 1, plan->n) || out_of_range(plan, b, lb, 1, plan->n))
         return NTT_ERANGE;
     const ntt_backend_ops *ops = plan->ops;

@@ -221,10 +221,11 @@ static void garner(uint64_t *c, uint64_t *const *r, const uint64_t *q, size_t t,
    64-bit limbs; the set always has enough). */
 static size_t crt_count(size_t la, size_t lb, uint64_t p, const uint64_t *q, size_t nq)
 {
-    uint64_t bound[4] = {0}, prod[5] = {1, 0, 0, 0, 0};
+    uint64_t bound[5] = {0}, prod[5] = {1, 0, 0, 0, 0};
     const ntt_u128 sq = (ntt_u128)(p - 1) * (p - 1);
-    const ntt_u128 lo = (ntt_u128)(uint64_t)sq * (la < lb ? la : lb);
-    const ntt_u128 hi = (ntt_u128)(uint64_t)(sq >> 64) * (la < lb ? la : lb) + (uint64_t)(lo >> 64);
+    const size_t l = la < lb ? la : lb;
+    const ntt_u128 lo = (ntt_u128)(uint64_t)sq * l;
+    const ntt_u128 hi = (ntt_u128)(uint64_t)(sq >> 64) * l + (uint64_t)(lo >> 64);
     bound[0] = (uint64_t)lo;
     bound[1] = (uint64_t)hi;
     bound[2] = (uint64_t)(hi >> 64);
@@ -237,8 +238,8 @@ static size_t crt_count(size_t la, size_t lb, uint64_t p, const uint64_t *q, siz
         }
         /* prod > bound? */
         int w = 4;
-        while (w > 0 && prod[w] == (w < 4 ? bound[w] : 0)) w--;
-        if (prod[w] > (w < 4 ? bound[w] : 0)) return t;
+        while (w > 0 && prod[w] == bound[w]) w--;
+        if (prod[w] > bound[w]) return t;
     }
     return nq;
 }
@@ -275,12 +276,6 @@ static ntt_status via_crt(uint64_t *c, const uint64_t *a, size_t la, const uint6
     return s;
 }
 
-static bool overlaps(const void *x, size_t xbytes, const void *y, size_t ybytes)
-{
-    uintptr_t a = (uintptr_t)x, b = (uintptr_t)y;
-    return a < b + ybytes && b < a + xbytes;
-}
-
 ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
                               size_t lb, uint64_t p, ntt_backend backend,
                               const ntt_plan_options *opts)
@@ -289,7 +284,7 @@ ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la, const u
     if (p < 2 || p >= ((uint64_t)1 << 63)) return NTT_EINVAL;
     if (la > NTT_POLYMUL_MAX_LEN || lb > NTT_POLYMUL_MAX_LEN - la + 1) return NTT_EINVAL;
     const size_t lc = la + lb - 1;
-    if (overlaps(c, lc * 8, a, la * 8) || overlaps(c, lc * 8, b, lb * 8)) return NTT_EINVAL;
+    if (ntt_overlaps(c, lc * 8, a, la * 8) || ntt_overlaps(c, lc * 8, b, lb * 8)) return NTT_EINVAL;
     if ((unsigned)backend >= NTT_BACKEND_COUNT) return NTT_EINVAL;
     ntt_plan_options o = {0};
     if (opts) o = *opts;

@@ -709,9 +709,6 @@ const ntt_cpu_kernel_choice ntt_avx2_kernel_choice = {pick32, pick64};
 
 static ntt_status avx2_plan_init(ntt_plan *plan)
 {
-    if (!avx2_supports(plan->variant, plan->modmul)) return NTT_EUNSUPPORTED;
-    if (plan->modmul == NTT_MODMUL_DEFAULT)
-        plan->modmul = plan->variant == NTT_VARIANT_BASELINE ? NTT_MODMUL_NAIVE : NTT_MODMUL_SHOUP;
     return ntt_cpu_plan_init(plan, &ntt_avx2_kernel_choice, 1);
 }
 

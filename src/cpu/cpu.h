@@ -51,8 +51,10 @@ extern const ntt_cpu_kernel_choice ntt_scalar_kernel_choice;
 extern const ntt_cpu_kernel_choice ntt_avx2_kernel_choice;
 #endif
 
-/* Builds the tables of every modulus with the chosen kernels and nws
-   workspaces; cleans up after itself on failure. */
+/* Checks the variant and kind against the scalar backend's rules (every
+   CPU backend takes the same), resolves the default kind, then builds the
+   tables of every modulus with the chosen kernels and nws workspaces;
+   cleans up after itself on failure. */
 ntt_status ntt_cpu_plan_init(ntt_plan *plan, const ntt_cpu_kernel_choice *kc, size_t nws);
 void ntt_cpu_plan_free(ntt_plan *plan);
 

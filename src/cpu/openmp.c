@@ -49,9 +49,6 @@ static int omp_supports(ntt_variant v, ntt_modmul m) { return ntt_scalar_ops.sup
 
 static ntt_status omp_plan_init(ntt_plan *plan)
 {
-    if (!omp_supports(plan->variant, plan->modmul)) return NTT_EUNSUPPORTED;
-    if (plan->modmul == NTT_MODMUL_DEFAULT)
-        plan->modmul = plan->variant == NTT_VARIANT_BASELINE ? NTT_MODMUL_NAIVE : NTT_MODMUL_SHOUP;
     const ntt_cpu_kernel_choice *kc = &ntt_scalar_kernel_choice;
 #ifdef NTT_HAVE_AVX2
     if (ntt_avx2_ops.available()) kc = &ntt_avx2_kernel_choice;

@@ -50,9 +50,6 @@ const ntt_cpu_kernel_choice ntt_scalar_kernel_choice = {pick32, pick64};
 
 static ntt_status scalar_plan_init(ntt_plan *plan)
 {
-    if (!scalar_supports(plan->variant, plan->modmul)) return NTT_EUNSUPPORTED;
-    if (plan->modmul == NTT_MODMUL_DEFAULT)
-        plan->modmul = plan->variant == NTT_VARIANT_BASELINE ? NTT_MODMUL_NAIVE : NTT_MODMUL_SHOUP;
     return ntt_cpu_plan_init(plan, &ntt_scalar_kernel_choice, 1);
 }
 

@@ -167,8 +167,7 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
     const size_t n = plan->n;
     const int kind = plan->modmul;
     HostMod<T> H{cm, kind, 0};
-    H.pinv_pos = (T)(0 - ntt_mont_pinv64(p));  // canonical pinv is -p^-1
-    if (sizeof(T) == 4) H.pinv_pos = (T)(uint32_t)(0 - (uint32_t)ntt_mont_pinv64(p));
+    H.pinv_pos = (T)(0 - ntt_mont_pinv64(p));  // -(-p^-1 mod 2^64), truncated to T's width
 
     Mod<T> M;
     memset(&M, 0, sizeof M);
@@ -429,7 +428,6 @@ ntt_status fast_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, 
         x.in_stride = n;
         x.in_len[0] = x.in_len[1] = n;
         for (size_t q = 1; q + 1 < np; q++) TRY((launch_pass<T, K, false>(plan, cp->passes[q], x, ni, 2, st)));
-        x.in[1] = B;
         TRY((launch_bottom<T, K>(plan, cp->passes[np - 1], x, ni, st)));
         x.in[1] = nullptr;
         x.out[1] = nullptr;
@@ -695,7 +693,6 @@ ntt_status cuda_plan_init(ntt_plan *plan)
                                                          : NTT_MODMUL_BARRETT;
     CudaPlan *cp = static_cast<CudaPlan *>(calloc(1, sizeof(CudaPlan)));
     if (!cp) return NTT_ENOMEM;
-    cp->elem = 4;
     plan->backend_data = cp;
     ntt_status s = cuda_plan_init_inner(plan);
     if (s != NTT_OK) cuda_plan_free(plan);

@@ -8,9 +8,9 @@
 // block takes C columns: C consecutive lo (coalesced loads when lo > 0) or,
 // in the last pass (lo = 0), C consecutive contiguous subtrees.  Inside the
 // block each thread takes radix-8 groups (three levels in registers) per
-// round, with one shared-memory exchange between rounds; the twiddles of
-// the block's subtree(s) are staged in shared memory first, read from the
-// tree-order tables or made on the fly (Montgomery kind).
+// round, with one shared-memory exchange between rounds; each group reads
+// its twiddles from the tree-order tables (through the read-only cache) or,
+// for the Montgomery kind, makes them on the fly from two small tables.
 #pragma once
 
 #include "cuda_common.cuh"
