@@ -24,7 +24,7 @@ typedef __m256i V;
 
 /* Lane constants of one modulus. */
 typedef struct {
-    V p, p2, pinv;
+    V p, p2, p4, pinv;
 } vcst;
 
 /* A twiddle vector: values, companions (Shoup quotient or Montgomery form)
@@ -37,7 +37,7 @@ typedef struct {
 NTT_INLINE vcst vcst_of(const mod_u32 *M)
 {
     vcst c = {_mm256_set1_epi32((int)M->c.p), _mm256_set1_epi32((int)M->c.p2),
-              _mm256_set1_epi32((int)M->c.pinv)};
+              _mm256_set1_epi32((int)(4 * M->c.p)), _mm256_set1_epi32((int)M->c.pinv)};
     return c;
 }
 
@@ -103,13 +103,37 @@ NTT_INLINE V mont2(V a, V b, vcst C)
     return hi_halves(_mm256_add_epi64(te, ue), _mm256_add_epi64(to, uo));
 }
 
-/* Cooley-Tukey: x, y in [0, 4p) -> x + wy, x - wy in [0, 4p). */
-NTT_INLINE void ct(V *x, V *y, vtw W, vcst C, const int kind)
+/* Cooley-Tukey: x + wy, x - wy + 2p.  red 1: x in [0, 4p) is reduced to
+   [0, 2p) first, so the outputs are in [0, 4p); red 2: the same for x in
+   [0, 8p); red 0: x is left as it is and the outputs grow by 2p (see
+   lazy_red). */
+NTT_INLINE void ctr(V *x, V *y, vtw W, vcst C, const int kind, const int red)
 {
-    const V x0 = csub(*x, C.p2), t = mulw(*y, W, C, kind);
+    const V xr = red == 2 ? csub(*x, C.p4) : *x;
+    const V x0 = red ? csub(xr, C.p2) : xr, t = mulw(*y, W, C, kind);
     *x = _mm256_add_epi32(x0, t);
     *y = _mm256_add_epi32(_mm256_sub_epi32(x0, t), C.p2);
 }
+
+NTT_INLINE void ct(V *x, V *y, vtw W, vcst C, const int kind) { ctr(x, y, W, C, kind, 1); }
+
+/* Lazy forward levels, for p < 2^29 (8p <= 2^32): r, the bound of the
+   values entering a level in units of p, runs 4, 6, 8, 4, ...: two levels
+   leave x unreduced (mulw takes any 32-bit y) and the third reduces it from
+   [0, 8p), so a third of the reductions go.  A kernel's last level (fin)
+   reduces whatever it gets, so that it stores [0, 4p) like every other
+   kernel.  r = 0: not lazy, every level reduces. */
+NTT_INLINE int lazy_red(int r, int fin) { return r == 0 ? 1 : fin ? (r == 4 ? 1 : 2) : r == 8 ? 2 : 0; }
+NTT_INLINE int lazy_next(int r, int fin) { return r == 0 ? 0 : fin || r == 8 ? 4 : r + 2; }
+
+/* Calls CALL(r) with r a constant, so that each range gets its own code. */
+#define BY_RANGE(r, CALL)                                                                     \
+    switch (r) {                                                                              \
+    case 4: CALL(4); break;                                                                   \
+    case 6: CALL(6); break;                                                                   \
+    case 8: CALL(8); break;                                                                   \
+    default: CALL(0); break;                                                                  \
+    }
 
 /* The same with w = 1. */
 NTT_INLINE void ct1(V *x, V *y, vcst C)
@@ -143,10 +167,11 @@ NTT_INLINE void gs1(V *x, V *y, vcst C)
 
 /* Two forward levels (node i; 2i, 2i+1) over quarters q apart, positions
    [0, cnt), cnt a multiple of 8 (the drivers split no finer); `one`: node
-   i (and so 2i) has twiddle 1. */
+   i (and so 2i) has twiddle 1; r: see lazy_red (0 for the drivers' calls). */
 NTT_INLINE void fwd4v(uint32_t *a, size_t q, size_t cnt, size_t i, const mod_u32 *M,
-                      const int kind, const int one)
+                      const int kind, const int one, const int r)
 {
+    const int ra = lazy_red(r, 0), rb = lazy_red(lazy_next(r, 0), 0);
     const vcst C = vcst_of(M);
     const vtw w1 = tw_bcast(M->fw, M->fwx, i), w2 = tw_bcast(M->fw, M->fwx, 2 * i);
     const vtw w3 = tw_bcast(M->fw, M->fwx, 2 * i + 1);
@@ -158,11 +183,11 @@ NTT_INLINE void fwd4v(uint32_t *a, size_t q, size_t cnt, size_t i, const mod_u32
             ct1(&x1, &x3, C);
             ct1(&x0, &x1, C);
         } else {
-            ct(&x0, &x2, w1, C, kind);
-            ct(&x1, &x3, w1, C, kind);
-            ct(&x0, &x1, w2, C, kind);
+            ctr(&x0, &x2, w1, C, kind, ra);
+            ctr(&x1, &x3, w1, C, kind, ra);
+            ctr(&x0, &x1, w2, C, kind, rb);
         }
-        ct(&x2, &x3, w3, C, kind);
+        ctr(&x2, &x3, w3, C, kind, rb);
         ST(a0 + j, x0);
         ST(a1 + j, x1);
         ST(a2 + j, x2);
@@ -171,13 +196,13 @@ NTT_INLINE void fwd4v(uint32_t *a, size_t q, size_t cnt, size_t i, const mod_u32
 }
 
 NTT_INLINE void fwd2v(uint32_t *a, size_t h, size_t cnt, size_t i, const mod_u32 *M,
-                      const int kind)
+                      const int kind, const int r)
 {
     const vcst C = vcst_of(M);
     const vtw w = tw_bcast(M->fw, M->fwx, i);
     for (size_t j = 0; j < cnt; j += 8) {
         V x = LD(a + j), y = LD(a + j + h);
-        ct(&x, &y, w, C, kind);
+        ctr(&x, &y, w, C, kind, lazy_red(r, 0));
         ST(a + j, x);
         ST(a + j + h, y);
     }
@@ -252,72 +277,108 @@ NTT_INLINE void transpose8(V v[8])
     }
 }
 
-/* The six levels on the block's vectors, leaving them transposed. */
-NTT_INLINE void fwd6(V v[8], size_t nd, const mod_u32 *M, vcst C, const int kind)
+/* The six levels on nb consecutive blocks' vectors (8 each), leaving them
+   transposed, in [0, 4p); r: the range they come in (see lazy_red).  Two
+   blocks at a time give the core independent work while one waits on its
+   multiplications. */
+NTT_INLINE void fwd6(V *v, size_t nd, const mod_u32 *M, vcst C, const int kind, const int r,
+                     const int nb)
 {
     const uint32_t *fw = M->fw, *fx = M->fwx;
-    vtw w = tw_bcast(fw, fx, nd);
-    for (int k = 0; k < 4; k++) ct(&v[k], &v[k + 4], w, C, kind);
-    for (int h = 0; h < 2; h++) {
-        w = tw_bcast(fw, fx, 2 * nd + h);
-        ct(&v[4 * h], &v[4 * h + 2], w, C, kind);
-        ct(&v[4 * h + 1], &v[4 * h + 3], w, C, kind);
+    const int r1 = lazy_next(r, 0), r2 = lazy_next(r1, 0), r3 = lazy_next(r2, 0);
+    const int r4 = lazy_next(r3, 0), r5 = lazy_next(r4, 0);
+    int red = lazy_red(r, 0);
+    for (int b = 0; b < nb; b++) {
+        const vtw w = tw_bcast(fw, fx, nd + b);
+        for (int k = 0; k < 4; k++) ctr(&v[8 * b + k], &v[8 * b + k + 4], w, C, kind, red);
     }
-    for (int k = 0; k < 4; k++) ct(&v[2 * k], &v[2 * k + 1], tw_bcast(fw, fx, 4 * nd + k), C, kind);
-    transpose8(v);
-    w = tw_load8(fw, fx, 8 * nd);
-    for (int k = 0; k < 4; k++) ct(&v[k], &v[k + 4], w, C, kind);
-    for (int h = 0; h < 2; h++) {
-        w = tw_load8(fw, fx, 16 * nd + 8 * h);
-        ct(&v[4 * h], &v[4 * h + 2], w, C, kind);
-        ct(&v[4 * h + 1], &v[4 * h + 3], w, C, kind);
+    red = lazy_red(r1, 0);
+    for (int b = 0; b < nb; b++)
+        for (int h = 0; h < 2; h++) {
+            const vtw w = tw_bcast(fw, fx, 2 * (nd + b) + h);
+            ctr(&v[8 * b + 4 * h], &v[8 * b + 4 * h + 2], w, C, kind, red);
+            ctr(&v[8 * b + 4 * h + 1], &v[8 * b + 4 * h + 3], w, C, kind, red);
+        }
+    red = lazy_red(r2, 0);
+    for (int b = 0; b < nb; b++)
+        for (int k = 0; k < 4; k++)
+            ctr(&v[8 * b + 2 * k], &v[8 * b + 2 * k + 1], tw_bcast(fw, fx, 4 * (nd + b) + k), C,
+                kind, red);
+    for (int b = 0; b < nb; b++) transpose8(v + 8 * b);
+    red = lazy_red(r3, 0);
+    for (int b = 0; b < nb; b++) {
+        const vtw w = tw_load8(fw, fx, 8 * (nd + b));
+        for (int k = 0; k < 4; k++) ctr(&v[8 * b + k], &v[8 * b + k + 4], w, C, kind, red);
     }
-    for (int k = 0; k < 4; k++) ct(&v[2 * k], &v[2 * k + 1], tw_load8(fw, fx, 32 * nd + 8 * k), C, kind);
+    red = lazy_red(r4, 0);
+    for (int b = 0; b < nb; b++)
+        for (int h = 0; h < 2; h++) {
+            const vtw w = tw_load8(fw, fx, 16 * (nd + b) + 8 * h);
+            ctr(&v[8 * b + 4 * h], &v[8 * b + 4 * h + 2], w, C, kind, red);
+            ctr(&v[8 * b + 4 * h + 1], &v[8 * b + 4 * h + 3], w, C, kind, red);
+        }
+    red = lazy_red(r5, 1);
+    for (int b = 0; b < nb; b++)
+        for (int k = 0; k < 4; k++)
+            ctr(&v[8 * b + 2 * k], &v[8 * b + 2 * k + 1], tw_load8(fw, fx, 32 * (nd + b) + 8 * k),
+                C, kind, red);
 }
 
 /* The inverse of fwd6: transposed vectors in, natural order out. */
-NTT_INLINE void inv6(V v[8], size_t nd, const mod_u32 *M, vcst C, const int kind)
+NTT_INLINE void inv6(V *v, size_t nd, const mod_u32 *M, vcst C, const int kind, const int nb)
 {
     const uint32_t *iw = M->iw, *ix = M->iwx;
-    for (int k = 0; k < 4; k++) gs(&v[2 * k], &v[2 * k + 1], tw_load8(iw, ix, 32 * nd + 8 * k), C, kind);
-    for (int h = 0; h < 2; h++) {
-        const vtw w = tw_load8(iw, ix, 16 * nd + 8 * h);
-        gs(&v[4 * h], &v[4 * h + 2], w, C, kind);
-        gs(&v[4 * h + 1], &v[4 * h + 3], w, C, kind);
+    for (int b = 0; b < nb; b++)
+        for (int k = 0; k < 4; k++)
+            gs(&v[8 * b + 2 * k], &v[8 * b + 2 * k + 1], tw_load8(iw, ix, 32 * (nd + b) + 8 * k), C,
+               kind);
+    for (int b = 0; b < nb; b++)
+        for (int h = 0; h < 2; h++) {
+            const vtw w = tw_load8(iw, ix, 16 * (nd + b) + 8 * h);
+            gs(&v[8 * b + 4 * h], &v[8 * b + 4 * h + 2], w, C, kind);
+            gs(&v[8 * b + 4 * h + 1], &v[8 * b + 4 * h + 3], w, C, kind);
+        }
+    for (int b = 0; b < nb; b++) {
+        const vtw w = tw_load8(iw, ix, 8 * (nd + b));
+        for (int k = 0; k < 4; k++) gs(&v[8 * b + k], &v[8 * b + k + 4], w, C, kind);
     }
-    vtw w = tw_load8(iw, ix, 8 * nd);
-    for (int k = 0; k < 4; k++) gs(&v[k], &v[k + 4], w, C, kind);
-    transpose8(v);
-    for (int k = 0; k < 4; k++) gs(&v[2 * k], &v[2 * k + 1], tw_bcast(iw, ix, 4 * nd + k), C, kind);
-    for (int h = 0; h < 2; h++) {
-        w = tw_bcast(iw, ix, 2 * nd + h);
-        gs(&v[4 * h], &v[4 * h + 2], w, C, kind);
-        gs(&v[4 * h + 1], &v[4 * h + 3], w, C, kind);
+    for (int b = 0; b < nb; b++) transpose8(v + 8 * b);
+    for (int b = 0; b < nb; b++)
+        for (int k = 0; k < 4; k++)
+            gs(&v[8 * b + 2 * k], &v[8 * b + 2 * k + 1], tw_bcast(iw, ix, 4 * (nd + b) + k), C, kind);
+    for (int b = 0; b < nb; b++)
+        for (int h = 0; h < 2; h++) {
+            const vtw w = tw_bcast(iw, ix, 2 * (nd + b) + h);
+            gs(&v[8 * b + 4 * h], &v[8 * b + 4 * h + 2], w, C, kind);
+            gs(&v[8 * b + 4 * h + 1], &v[8 * b + 4 * h + 3], w, C, kind);
+        }
+    for (int b = 0; b < nb; b++) {
+        const vtw w = tw_bcast(iw, ix, nd + b);
+        for (int k = 0; k < 4; k++) gs(&v[8 * b + k], &v[8 * b + k + 4], w, C, kind);
     }
-    w = tw_bcast(iw, ix, nd);
-    for (int k = 0; k < 4; k++) gs(&v[k], &v[k + 4], w, C, kind);
 }
 
-/* tout: leave the block in natural order (public forward). */
+/* nb blocks from node nd on; tout: leave them in natural order (public
+   forward). */
 NTT_INLINE void fwd_last6(uint32_t *a, size_t nd, const mod_u32 *M, vcst C, const int kind,
-                          const int tout)
+                          const int tout, const int r, const int nb)
 {
-    V v[8];
-    for (int k = 0; k < 8; k++) v[k] = LD(a + 8 * k);
-    fwd6(v, nd, M, C, kind);
-    if (tout) transpose8(v);
-    for (int k = 0; k < 8; k++) ST(a + 8 * k, v[k]);
+    V v[16];
+    for (int k = 0; k < 8 * nb; k++) v[k] = LD(a + 8 * k);
+    fwd6(v, nd, M, C, kind, r, nb);
+    for (int b = 0; b < nb && tout; b++) transpose8(v + 8 * b);
+    for (int k = 0; k < 8 * nb; k++) ST(a + 8 * k, v[k]);
 }
 
-/* tin: the block comes in natural order (public inverse). */
+/* tin: the blocks come in natural order (public inverse). */
 NTT_INLINE void inv_last6(uint32_t *a, size_t nd, const mod_u32 *M, vcst C, const int kind,
-                          const int tin)
+                          const int tin, const int nb)
 {
-    V v[8];
-    for (int k = 0; k < 8; k++) v[k] = LD(a + 8 * k);
-    if (tin) transpose8(v);
-    inv6(v, nd, M, C, kind);
-    for (int k = 0; k < 8; k++) ST(a + 8 * k, v[k]);
+    V v[16];
+    for (int k = 0; k < 8 * nb; k++) v[k] = LD(a + 8 * k);
+    for (int b = 0; b < nb && tin; b++) transpose8(v + 8 * b);
+    inv6(v, nd, M, C, kind, nb);
+    for (int k = 0; k < 8 * nb; k++) ST(a + 8 * k, v[k]);
 }
 
 /* Regroups the distance-2 level (nodes n/4 .. n/2-1) in runs of 16 as
@@ -350,20 +411,33 @@ static void arrange32(mod_u32 *M, size_t n)
 
 /* The levels of subtree i above its 64-element blocks on a block of L >= 64
    elements: an odd level first (while the distance is long), then radix-4
-   passes.  Returns the node of the first 64-element block. */
-NTT_INLINE size_t fwd_upper(uint32_t *a, size_t L, size_t i, const mod_u32 *M, const int kind)
+   passes.  Returns the node of the first 64-element block; *r: the range
+   in and out (see lazy_red). */
+NTT_INLINE size_t fwd_upper(uint32_t *a, size_t L, size_t i, const mod_u32 *M, const int kind,
+                            int *r)
 {
     size_t len = L, node = i;
     if (ntt_log2(L) & 1) {
-        fwd2v(a, L / 2, L / 2, i, M, kind);
+#define FWD2(R) fwd2v(a, L / 2, L / 2, i, M, kind, R)
+        BY_RANGE(*r, FWD2)
+#undef FWD2
+        *r = lazy_next(*r, 0);
         len = L / 2;
         node = 2 * i;
     }
-    for (; len > 64; len >>= 2, node <<= 2)
-        for (size_t g = 0; g < L / len; g++)
-            fwd4v(a + g * len, len / 4, len / 4, node + g, M, kind, 0);
+    for (; len > 64; len >>= 2, node <<= 2) {
+        for (size_t g = 0; g < L / len; g++) {
+#define FWD4(R) fwd4v(a + g * len, len / 4, len / 4, node + g, M, kind, 0, R)
+            BY_RANGE(*r, FWD4)
+#undef FWD4
+        }
+        *r = lazy_next(lazy_next(*r, 0), 0);
+    }
     return node;
 }
+
+/* The range a leaf block's forward starts in: lazy when 8p <= 2^32. */
+NTT_INLINE int lazy_start(const mod_u32 *M) { return M->c.p < (1u << 29) ? 4 : 0; }
 
 NTT_INLINE void inv_upper(uint32_t *a, size_t L, size_t i, const mod_u32 *M, const int kind)
 {
@@ -380,8 +454,19 @@ NTT_INLINE void fwd_smallv(uint32_t *a, size_t L, size_t i, const mod_u32 *M, co
                            const int t)
 {
     const vcst C = vcst_of(M);
-    const size_t node = fwd_upper(a, L, i, M, kind);
-    for (size_t g = 0; g < L / 64; g++) fwd_last6(a + 64 * g, node + g, M, C, kind, t);
+    int r = lazy_start(M);
+    const size_t node = fwd_upper(a, L, i, M, kind, &r);
+    /* Blocks in pairs (see fwd6) where there are two. */
+    if (L == 64) {
+#define LAST6(R) fwd_last6(a, node, M, C, kind, t, R, 1)
+        BY_RANGE(r, LAST6)
+#undef LAST6
+        return;
+    }
+#define LAST6(R) \
+    for (size_t g = 0; g < L / 64; g += 2) fwd_last6(a + 64 * g, node + g, M, C, kind, t, R, 2)
+    BY_RANGE(r, LAST6)
+#undef LAST6
 }
 
 NTT_INLINE void inv_smallv(uint32_t *a, size_t L, size_t i, const mod_u32 *M, const int kind,
@@ -389,7 +474,9 @@ NTT_INLINE void inv_smallv(uint32_t *a, size_t L, size_t i, const mod_u32 *M, co
 {
     const vcst C = vcst_of(M);
     const size_t nb = L / 64;
-    for (size_t g = 0; g < nb; g++) inv_last6(a + 64 * g, i * nb + g, M, C, kind, t);
+    if (nb == 1) inv_last6(a, i, M, C, kind, t, 1);
+    else
+        for (size_t g = 0; g < nb; g += 2) inv_last6(a + 64 * g, i * nb + g, M, C, kind, t, 2);
     inv_upper(a, L, i, M, kind);
 }
 
@@ -476,20 +563,40 @@ static void pointwise_lazy(uint32_t *c, const uint32_t *a, const uint32_t *b, si
     }
 }
 
+/* nb blocks from node nd on: their forward leaves in pairs (see fwd6), the
+   inverse one at a time (two measured slower there). */
+NTT_INLINE void mul_last6(uint32_t *b, const uint32_t *a, size_t nd, const mod_u32 *M, vcst C,
+                          const int kind, const int r, const int nb)
+{
+    V v[16];
+    for (int k = 0; k < 8 * nb; k++) v[k] = LD(b + 8 * k);
+    fwd6(v, nd, M, C, kind, r, nb);
+    for (int h = 0; h < nb; h++) {
+        for (int k = 8 * h; k < 8 * h + 8; k++) v[k] = mul2(v[k], LD(a + 8 * k), C);
+        inv6(v + 8 * h, nd + h, M, C, kind, 1);
+    }
+    for (int k = 0; k < 8 * nb; k++) ST(b + 8 * k, v[k]);
+}
+
+NTT_INLINE void mul_leaves(uint32_t *b, const uint32_t *a, size_t L, size_t node, const mod_u32 *M,
+                           vcst C, const int kind, const int r)
+{
+    if (L == 64) {
+        mul_last6(b, a, node, M, C, kind, r, 1);
+        return;
+    }
+    for (size_t g = 0; g < L / 64; g += 2) mul_last6(b + 64 * g, a + 64 * g, node + g, M, C, kind, r, 2);
+}
+
 NTT_INLINE void mul_smallv(uint32_t *b, const uint32_t *a, size_t L, size_t i, const mod_u32 *M,
                            const int kind)
 {
     const vcst C = vcst_of(M);
-    const size_t node = fwd_upper(b, L, i, M, kind);
-    for (size_t g = 0; g < L / 64; g++) {
-        uint32_t *x = b + 64 * g;
-        V v[8];
-        for (int k = 0; k < 8; k++) v[k] = LD(x + 8 * k);
-        fwd6(v, node + g, M, C, kind);
-        for (int k = 0; k < 8; k++) v[k] = mul2(v[k], LD(a + 64 * g + 8 * k), C);
-        inv6(v, node + g, M, C, kind);
-        for (int k = 0; k < 8; k++) ST(x + 8 * k, v[k]);
-    }
+    int r = lazy_start(M);
+    const size_t node = fwd_upper(b, L, i, M, kind, &r);
+#define LEAVES(R) mul_leaves(b, a, L, node, M, C, kind, R)
+    BY_RANGE(r, LEAVES)
+#undef LEAVES
     inv_upper(b, L, i, M, kind);
 }
 
@@ -562,10 +669,15 @@ NTT_INLINE void load_topv(uint32_t *dst, const void *src, bool src64, size_t len
     for (size_t j = j0; j < j1; j += 8) {
         const V x = j < len ? load_src(src, src64, j, len) : _mm256_setzero_si256();
         const V y = j + q < len ? load_src(src, src64, j + q, len) : _mm256_setzero_si256();
+        /* Inputs below p need no reduction: the outputs stay below 3p. */
         V x0 = x, y0 = y, x1 = x, y1 = y;
-        if (one) ct1(&x0, &y0, C);
-        else ct(&x0, &y0, w2, C, kind);
-        ct(&x1, &y1, w3, C, kind);
+        if (one) {
+            x0 = _mm256_add_epi32(x, y);
+            y0 = _mm256_add_epi32(_mm256_sub_epi32(x, y), C.p2);
+        } else {
+            ctr(&x0, &y0, w2, C, kind, 0);
+        }
+        ctr(&x1, &y1, w3, C, kind, 0);
         ST(dst + j, x0);
         ST(dst + q + j, y0);
         ST(dst + h + j, x1);
@@ -580,11 +692,11 @@ NTT_INLINE void load_topv(uint32_t *dst, const void *src, bool src64, size_t len
 
 #define AVX2_INSTANCE(K, NAME)                                                              \
     static void fwd4_##NAME(uint32_t *a, size_t q, size_t c, size_t i, const mod_u32 *M)     \
-    { fwd4v(a, q, c, i, M, K, 0); }                                                         \
+    { fwd4v(a, q, c, i, M, K, 0, 0); }                                                         \
     static void fwd4one_##NAME(uint32_t *a, size_t q, size_t c, size_t i, const mod_u32 *M)  \
-    { fwd4v(a, q, c, i, M, K, 1); }                                                         \
+    { fwd4v(a, q, c, i, M, K, 1, 0); }                                                         \
     static void fwd2_##NAME(uint32_t *a, size_t h, size_t c, size_t i, const mod_u32 *M)     \
-    { fwd2v(a, h, c, i, M, K); }                                                            \
+    { fwd2v(a, h, c, i, M, K, 0); }                                                            \
     static void inv2_##NAME(uint32_t *a, size_t h, size_t c, size_t i, const mod_u32 *M)     \
     { inv2v(a, h, c, i, M, K); }                                                            \
     static void mul_small_##NAME(uint32_t *b, const uint32_t *a, size_t L, size_t i,         \
