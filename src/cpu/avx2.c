@@ -564,7 +564,8 @@ static void pointwise_lazy(uint32_t *c, const uint32_t *a, const uint32_t *b, si
 }
 
 /* nb blocks from node nd on: their forward leaves in pairs (see fwd6), the
-   inverse one at a time (two measured slower there). */
+   inverse one at a time (two measured slower there).  When lazy (r), 8p <=
+   2^32 lets mont2 take a in [0, 2p) against b in [0, 4p): a b < p 2^32. */
 NTT_INLINE void mul_last6(uint32_t *b, const uint32_t *a, size_t nd, const mod_u32 *M, vcst C,
                           const int kind, const int r, const int nb)
 {
@@ -572,7 +573,8 @@ NTT_INLINE void mul_last6(uint32_t *b, const uint32_t *a, size_t nd, const mod_u
     for (int k = 0; k < 8 * nb; k++) v[k] = LD(b + 8 * k);
     fwd6(v, nd, M, C, kind, r, nb);
     for (int h = 0; h < nb; h++) {
-        for (int k = 8 * h; k < 8 * h + 8; k++) v[k] = mul2(v[k], LD(a + 8 * k), C);
+        for (int k = 8 * h; k < 8 * h + 8; k++)
+            v[k] = r ? mont2(csub(v[k], C.p2), LD(a + 8 * k), C) : mul2(v[k], LD(a + 8 * k), C);
         inv6(v + 8 * h, nd + h, M, C, kind, 1);
     }
     for (int k = 0; k < 8 * nb; k++) ST(b + 8 * k, v[k]);
