@@ -281,46 +281,46 @@ NTT_INLINE void transpose8(V v[8])
    transposed, in [0, 4p); r: the range they come in (see lazy_red).  Two
    blocks at a time give the core independent work while one waits on its
    multiplications. */
-NTT_INLINE void fwd6(V *v, size_t nd, const mod_u32 *M, vcst C, const int kind, const int r,
-                     const int nb)
+NTT_INLINE void fwd6(V *v, size_t nd, size_t dn, const mod_u32 *M, vcst C, const int kind,
+                     const int r, const int nb)
 {
     const uint32_t *fw = M->fw, *fx = M->fwx;
     const int r1 = lazy_next(r, 0), r2 = lazy_next(r1, 0), r3 = lazy_next(r2, 0);
     const int r4 = lazy_next(r3, 0), r5 = lazy_next(r4, 0);
     int red = lazy_red(r, 0);
     for (int b = 0; b < nb; b++) {
-        const vtw w = tw_bcast(fw, fx, nd + b);
+        const vtw w = tw_bcast(fw, fx, nd + b * dn);
         for (int k = 0; k < 4; k++) ctr(&v[8 * b + k], &v[8 * b + k + 4], w, C, kind, red);
     }
     red = lazy_red(r1, 0);
     for (int b = 0; b < nb; b++)
         for (int h = 0; h < 2; h++) {
-            const vtw w = tw_bcast(fw, fx, 2 * (nd + b) + h);
+            const vtw w = tw_bcast(fw, fx, 2 * (nd + b * dn) + h);
             ctr(&v[8 * b + 4 * h], &v[8 * b + 4 * h + 2], w, C, kind, red);
             ctr(&v[8 * b + 4 * h + 1], &v[8 * b + 4 * h + 3], w, C, kind, red);
         }
     red = lazy_red(r2, 0);
     for (int b = 0; b < nb; b++)
         for (int k = 0; k < 4; k++)
-            ctr(&v[8 * b + 2 * k], &v[8 * b + 2 * k + 1], tw_bcast(fw, fx, 4 * (nd + b) + k), C,
+            ctr(&v[8 * b + 2 * k], &v[8 * b + 2 * k + 1], tw_bcast(fw, fx, 4 * (nd + b * dn) + k), C,
                 kind, red);
     for (int b = 0; b < nb; b++) transpose8(v + 8 * b);
     red = lazy_red(r3, 0);
     for (int b = 0; b < nb; b++) {
-        const vtw w = tw_load8(fw, fx, 8 * (nd + b));
+        const vtw w = tw_load8(fw, fx, 8 * (nd + b * dn));
         for (int k = 0; k < 4; k++) ctr(&v[8 * b + k], &v[8 * b + k + 4], w, C, kind, red);
     }
     red = lazy_red(r4, 0);
     for (int b = 0; b < nb; b++)
         for (int h = 0; h < 2; h++) {
-            const vtw w = tw_load8(fw, fx, 16 * (nd + b) + 8 * h);
+            const vtw w = tw_load8(fw, fx, 16 * (nd + b * dn) + 8 * h);
             ctr(&v[8 * b + 4 * h], &v[8 * b + 4 * h + 2], w, C, kind, red);
             ctr(&v[8 * b + 4 * h + 1], &v[8 * b + 4 * h + 3], w, C, kind, red);
         }
     red = lazy_red(r5, 1);
     for (int b = 0; b < nb; b++)
         for (int k = 0; k < 4; k++)
-            ctr(&v[8 * b + 2 * k], &v[8 * b + 2 * k + 1], tw_load8(fw, fx, 32 * (nd + b) + 8 * k),
+            ctr(&v[8 * b + 2 * k], &v[8 * b + 2 * k + 1], tw_load8(fw, fx, 32 * (nd + b * dn) + 8 * k),
                 C, kind, red);
 }
 
@@ -365,7 +365,7 @@ NTT_INLINE void fwd_last6(uint32_t *a, size_t nd, const mod_u32 *M, vcst C, cons
 {
     V v[16];
     for (int k = 0; k < 8 * nb; k++) v[k] = LD(a + 8 * k);
-    fwd6(v, nd, M, C, kind, r, nb);
+    fwd6(v, nd, 1, M, C, kind, r, nb);
     for (int b = 0; b < nb && tout; b++) transpose8(v + 8 * b);
     for (int k = 0; k < 8 * nb; k++) ST(a + 8 * k, v[k]);
 }
@@ -480,11 +480,6 @@ NTT_INLINE void inv_smallv(uint32_t *a, size_t L, size_t i, const mod_u32 *M, co
     inv_upper(a, L, i, M, kind);
 }
 
-/* See kern.mul_small: the forward leaves of b, the product with a and the
-   inverse leaves meet in registers, 64 elements at a time. */
-NTT_INLINE void mul_smallv(uint32_t *b, const uint32_t *a, size_t L, size_t i, const mod_u32 *M,
-                           const int kind);
-
 /* ---- root, pointwise, reduction ------------------------------------------------- */
 
 /* Fully reduced outputs of 8 lanes at out[j .. j+8). */
@@ -563,40 +558,35 @@ static void pointwise_lazy(uint32_t *c, const uint32_t *a, const uint32_t *b, si
     }
 }
 
-/* nb blocks from node nd on: their forward leaves in pairs (see fwd6), the
-   inverse one at a time (two measured slower there).  When lazy (r), 8p <=
-   2^32 lets mont2 take a in [0, 2p) against b in [0, 4p): a b < p 2^32. */
+/* The 64-element blocks at node nd of b and a: their forward leaves side by
+   side (see fwd6; they share the twiddles), the product and b's inverse
+   leaves.  When lazy (r), 8p <= 2^32 lets mont2 take a in [0, 2p) against b
+   in [0, 4p): a b < p 2^32. */
 NTT_INLINE void mul_last6(uint32_t *b, const uint32_t *a, size_t nd, const mod_u32 *M, vcst C,
-                          const int kind, const int r, const int nb)
+                          const int kind, const int r)
 {
     V v[16];
-    for (int k = 0; k < 8 * nb; k++) v[k] = LD(b + 8 * k);
-    fwd6(v, nd, M, C, kind, r, nb);
-    for (int h = 0; h < nb; h++) {
-        for (int k = 8 * h; k < 8 * h + 8; k++)
-            v[k] = r ? mont2(csub(v[k], C.p2), LD(a + 8 * k), C) : mul2(v[k], LD(a + 8 * k), C);
-        inv6(v + 8 * h, nd + h, M, C, kind, 1);
+    for (int k = 0; k < 8; k++) {
+        v[k] = LD(b + 8 * k);
+        v[8 + k] = LD(a + 8 * k);
     }
-    for (int k = 0; k < 8 * nb; k++) ST(b + 8 * k, v[k]);
+    fwd6(v, nd, 0, M, C, kind, r, 2);
+    for (int k = 0; k < 8; k++) v[k] = r ? mont2(csub(v[k], C.p2), v[8 + k], C) : mul2(v[k], v[8 + k], C);
+    inv6(v, nd, M, C, kind, 1);
+    for (int k = 0; k < 8; k++) ST(b + 8 * k, v[k]);
 }
 
-NTT_INLINE void mul_leaves(uint32_t *b, const uint32_t *a, size_t L, size_t node, const mod_u32 *M,
-                           vcst C, const int kind, const int r)
-{
-    if (L == 64) {
-        mul_last6(b, a, node, M, C, kind, r, 1);
-        return;
-    }
-    for (size_t g = 0; g < L / 64; g += 2) mul_last6(b + 64 * g, a + 64 * g, node + g, M, C, kind, r, 2);
-}
-
-NTT_INLINE void mul_smallv(uint32_t *b, const uint32_t *a, size_t L, size_t i, const mod_u32 *M,
+/* See kern.mul_small: a's and b's leaves, the product and b's inverse leaves
+   meet in registers, 64 elements at a time, and a's spectrum is never
+   stored. */
+NTT_INLINE void mul_smallv(uint32_t *b, uint32_t *a, size_t L, size_t i, const mod_u32 *M,
                            const int kind)
 {
     const vcst C = vcst_of(M);
-    int r = lazy_start(M);
-    const size_t node = fwd_upper(b, L, i, M, kind, &r);
-#define LEAVES(R) mul_leaves(b, a, L, node, M, C, kind, R)
+    int r = lazy_start(M), rb = r;
+    fwd_upper(a, L, i, M, kind, &r);
+    const size_t node = fwd_upper(b, L, i, M, kind, &rb);
+#define LEAVES(R) for (size_t g = 0; g < L / 64; g++) mul_last6(b + 64 * g, a + 64 * g, node + g, M, C, kind, R)
     BY_RANGE(r, LEAVES)
 #undef LEAVES
     inv_upper(b, L, i, M, kind);
@@ -701,7 +691,7 @@ NTT_INLINE void load_topv(uint32_t *dst, const void *src, bool src64, size_t len
     { fwd2v(a, h, c, i, M, K, 0); }                                                            \
     static void inv2_##NAME(uint32_t *a, size_t h, size_t c, size_t i, const mod_u32 *M)     \
     { inv2v(a, h, c, i, M, K); }                                                            \
-    static void mul_small_##NAME(uint32_t *b, const uint32_t *a, size_t L, size_t i,         \
+    static void mul_small_##NAME(uint32_t *b, uint32_t *a, size_t L, size_t i,               \
                                  const mod_u32 *M)                                           \
     { mul_smallv(b, a, L, i, M, K); }                                                       \
     static void fwd_small_##NAME(uint32_t *a, size_t L, size_t i, const mod_u32 *M)          \

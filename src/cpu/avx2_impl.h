@@ -295,9 +295,10 @@ static void dfwd_small_p(uint64_t *a, size_t L, size_t i, const mod_u64 *M) { df
 static void dinv_small(uint64_t *a, size_t L, size_t i, const mod_u64 *M) { dinv_smallv(a, L, i, M, 1); }
 static void dinv_small_p(uint64_t *a, size_t L, size_t i, const mod_u64 *M) { dinv_smallv(a, L, i, M, 0); }
 
-static void dmul_small(uint64_t *b, const uint64_t *a, size_t L, size_t i, const mod_u64 *M)
+static void dmul_small(uint64_t *b, uint64_t *a, size_t L, size_t i, const mod_u64 *M)
 {
     const dcst C = dcst_of(M);
+    dfwd_smallv(a, L, i, M, 0);
     const size_t node = dfwd_upper(b, L, i, M);
     for (size_t g = 0; g < L / 16; g++) {
         uint64_t *x = b + 16 * g;

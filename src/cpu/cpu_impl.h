@@ -104,15 +104,13 @@ void SFX(ntt_cpu_fused_tree)(T *b, T *a, size_t L, size_t i, const SFX(mod) *M)
             K->fwd_small_p(a, L, i, M);
             K->pointwise(a, a, a, L, M);
             K->inv_small_p(a, L, i, M);
+        } else if (K->mul_small) {
+            K->mul_small(b, a, L, i, M);
         } else {
             K->fwd_small_p(a, L, i, M);
-            if (K->mul_small) {
-                K->mul_small(b, a, L, i, M);
-            } else {
-                K->fwd_small_p(b, L, i, M);
-                K->pointwise(b, b, a, L, M);
-                K->inv_small_p(b, L, i, M);
-            }
+            K->fwd_small_p(b, L, i, M);
+            K->pointwise(b, b, a, L, M);
+            K->inv_small_p(b, L, i, M);
         }
         return;
     }

@@ -74,11 +74,11 @@ typedef struct SFX(kern) {
                      SFX(tw) s1, const SFX(mod) *M);
     void (*inv_root64)(T *a, void *out, size_t n, size_t lc, size_t j0, size_t j1, SFX(tw) s,
                        SFX(tw) s1, const SFX(mod) *M);
-    /* Optional (NULL: fwd_small_p, pointwise, inv_small_p): on a leaf block
-       (L <= block) of subtree i, b <- the inverse subtree of (the forward
-       subtree of b, values [0, 4p)) times a (a spectrum in the kernels'
-       order); leaves [0, 2p) for the levels above. */
-    void (*mul_small)(T *b, const T *a, size_t L, size_t i, const SFX(mod) *M);
+    /* Optional (NULL: fwd_small_p on both, pointwise, inv_small_p): on a
+       leaf block (L <= block) of subtree i, b <- the inverse subtree of the
+       product of the forward subtrees of a and b (values [0, 4p) in);
+       leaves [0, 2p) in b for the levels above and a in no useful state. */
+    void (*mul_small)(T *b, T *a, size_t L, size_t i, const SFX(mod) *M);
     /* Optional: ntt_cpu_load_top (which it may call for cases it does not
        speed up). */
     void (*load_top)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
