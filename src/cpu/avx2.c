@@ -167,44 +167,50 @@ NTT_INLINE void gs1(V *x, V *y, vcst C)
 
 /* Two forward levels (node i; 2i, 2i+1) over quarters q apart, positions
    [0, cnt), cnt a multiple of 8 (the drivers split no finer); `one`: node
-   i (and so 2i) has twiddle 1; r: see lazy_red (0 for the drivers' calls). */
-NTT_INLINE void fwd4v(uint32_t *a, size_t q, size_t cnt, size_t i, const mod_u32 *M,
-                      const int kind, const int one, const int r)
+   i (and so 2i) has twiddle 1; r: see lazy_red (0 for the drivers' calls).
+   nb = 2: the same on b too, interleaved (as fwd6 does). */
+NTT_INLINE void fwd4v(uint32_t *a, uint32_t *b, size_t q, size_t cnt, size_t i,
+                      const mod_u32 *M, const int kind, const int one, const int r, const int nb)
 {
     const int ra = lazy_red(r, 0), rb = lazy_red(lazy_next(r, 0), 0);
     const vcst C = vcst_of(M);
     const vtw w1 = tw_bcast(M->fw, M->fwx, i), w2 = tw_bcast(M->fw, M->fwx, 2 * i);
     const vtw w3 = tw_bcast(M->fw, M->fwx, 2 * i + 1);
-    uint32_t *a0 = a, *a1 = a + q, *a2 = a + 2 * q, *a3 = a + 3 * q;
+    uint32_t *const c[2] = {a, b};
     for (size_t j = 0; j < cnt; j += 8) {
-        V x0 = LD(a0 + j), x1 = LD(a1 + j), x2 = LD(a2 + j), x3 = LD(a3 + j);
-        if (one) {
-            ct1(&x0, &x2, C);
-            ct1(&x1, &x3, C);
-            ct1(&x0, &x1, C);
-        } else {
-            ctr(&x0, &x2, w1, C, kind, ra);
-            ctr(&x1, &x3, w1, C, kind, ra);
-            ctr(&x0, &x1, w2, C, kind, rb);
+        V x[8];
+        for (int s = 0; s < 4 * nb; s++) x[s] = LD(c[s / 4] + (size_t)(s % 4) * q + j);
+        for (int s = 0; s < 4 * nb; s += 4) {
+            if (one) {
+                ct1(&x[s], &x[s + 2], C);
+                ct1(&x[s + 1], &x[s + 3], C);
+            } else {
+                ctr(&x[s], &x[s + 2], w1, C, kind, ra);
+                ctr(&x[s + 1], &x[s + 3], w1, C, kind, ra);
+            }
         }
-        ctr(&x2, &x3, w3, C, kind, rb);
-        ST(a0 + j, x0);
-        ST(a1 + j, x1);
-        ST(a2 + j, x2);
-        ST(a3 + j, x3);
+        for (int s = 0; s < 4 * nb; s += 4) {
+            if (one) ct1(&x[s], &x[s + 1], C);
+            else ctr(&x[s], &x[s + 1], w2, C, kind, rb);
+            ctr(&x[s + 2], &x[s + 3], w3, C, kind, rb);
+        }
+        for (int s = 0; s < 4 * nb; s++) ST(c[s / 4] + (size_t)(s % 4) * q + j, x[s]);
     }
 }
 
-NTT_INLINE void fwd2v(uint32_t *a, size_t h, size_t cnt, size_t i, const mod_u32 *M,
-                      const int kind, const int r)
+NTT_INLINE void fwd2v(uint32_t *a, uint32_t *b, size_t h, size_t cnt, size_t i,
+                      const mod_u32 *M, const int kind, const int r, const int nb)
 {
     const vcst C = vcst_of(M);
     const vtw w = tw_bcast(M->fw, M->fwx, i);
+    uint32_t *const c[2] = {a, b};
     for (size_t j = 0; j < cnt; j += 8) {
-        V x = LD(a + j), y = LD(a + j + h);
-        ctr(&x, &y, w, C, kind, lazy_red(r, 0));
-        ST(a + j, x);
-        ST(a + j + h, y);
+        for (int s = 0; s < nb; s++) {
+            V x = LD(c[s] + j), y = LD(c[s] + j + h);
+            ctr(&x, &y, w, C, kind, lazy_red(r, 0));
+            ST(c[s] + j, x);
+            ST(c[s] + j + h, y);
+        }
     }
 }
 
@@ -411,14 +417,14 @@ static void arrange32(mod_u32 *M, size_t n)
 
 /* The levels of subtree i above its 64-element blocks on a block of L >= 64
    elements: an odd level first (while the distance is long), then radix-4
-   passes.  Returns the node of the first 64-element block; *r: the range
-   in and out (see lazy_red). */
-NTT_INLINE size_t fwd_upper(uint32_t *a, size_t L, size_t i, const mod_u32 *M, const int kind,
-                            int *r)
+   passes, on b too when nb = 2.  Returns the node of the first 64-element
+   block; *r: the range in and out (see lazy_red). */
+NTT_INLINE size_t fwd_upper(uint32_t *a, uint32_t *b, size_t L, size_t i, const mod_u32 *M,
+                            const int kind, int *r, const int nb)
 {
     size_t len = L, node = i;
     if (ntt_log2(L) & 1) {
-#define FWD2(R) fwd2v(a, L / 2, L / 2, i, M, kind, R)
+#define FWD2(R) fwd2v(a, b, L / 2, L / 2, i, M, kind, R, nb)
         BY_RANGE(*r, FWD2)
 #undef FWD2
         *r = lazy_next(*r, 0);
@@ -427,7 +433,7 @@ NTT_INLINE size_t fwd_upper(uint32_t *a, size_t L, size_t i, const mod_u32 *M, c
     }
     for (; len > 64; len >>= 2, node <<= 2) {
         for (size_t g = 0; g < L / len; g++) {
-#define FWD4(R) fwd4v(a + g * len, len / 4, len / 4, node + g, M, kind, 0, R)
+#define FWD4(R) fwd4v(a + g * len, b + g * len, len / 4, len / 4, node + g, M, kind, 0, R, nb)
             BY_RANGE(*r, FWD4)
 #undef FWD4
         }
@@ -455,7 +461,7 @@ NTT_INLINE void fwd_smallv(uint32_t *a, size_t L, size_t i, const mod_u32 *M, co
 {
     const vcst C = vcst_of(M);
     int r = lazy_start(M);
-    const size_t node = fwd_upper(a, L, i, M, kind, &r);
+    const size_t node = fwd_upper(a, a, L, i, M, kind, &r, 1);
     /* Blocks in pairs (see fwd6) where there are two. */
     if (L == 64) {
 #define LAST6(R) fwd_last6(a, node, M, C, kind, t, R, 1)
@@ -583,9 +589,8 @@ NTT_INLINE void mul_smallv(uint32_t *b, uint32_t *a, size_t L, size_t i, const m
                            const int kind)
 {
     const vcst C = vcst_of(M);
-    int r = lazy_start(M), rb = r;
-    fwd_upper(a, L, i, M, kind, &r);
-    const size_t node = fwd_upper(b, L, i, M, kind, &rb);
+    int r = lazy_start(M);
+    const size_t node = fwd_upper(b, a, L, i, M, kind, &r, 2);
 #define LEAVES(R) for (size_t g = 0; g < L / 64; g++) mul_last6(b + 64 * g, a + 64 * g, node + g, M, C, kind, R)
     BY_RANGE(r, LEAVES)
 #undef LEAVES
@@ -684,11 +689,11 @@ NTT_INLINE void load_topv(uint32_t *dst, const void *src, bool src64, size_t len
 
 #define AVX2_INSTANCE(K, NAME)                                                              \
     static void fwd4_##NAME(uint32_t *a, size_t q, size_t c, size_t i, const mod_u32 *M)     \
-    { fwd4v(a, q, c, i, M, K, 0, 0); }                                                         \
+    { fwd4v(a, a, q, c, i, M, K, 0, 0, 1); }                                                         \
     static void fwd4one_##NAME(uint32_t *a, size_t q, size_t c, size_t i, const mod_u32 *M)  \
-    { fwd4v(a, q, c, i, M, K, 1, 0); }                                                         \
+    { fwd4v(a, a, q, c, i, M, K, 1, 0, 1); }                                                         \
     static void fwd2_##NAME(uint32_t *a, size_t h, size_t c, size_t i, const mod_u32 *M)     \
-    { fwd2v(a, h, c, i, M, K, 0); }                                                            \
+    { fwd2v(a, a, h, c, i, M, K, 0, 1); }                                                            \
     static void inv2_##NAME(uint32_t *a, size_t h, size_t c, size_t i, const mod_u32 *M)     \
     { inv2v(a, h, c, i, M, K); }                                                            \
     static void mul_small_##NAME(uint32_t *b, uint32_t *a, size_t L, size_t i,               \
