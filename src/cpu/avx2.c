@@ -9,7 +9,11 @@
  * of every 64-element block one register-resident kernel that reaches the
  * in-vector levels (distance 4, 2, 1) through an 8x8 transpose.  Same tree
  * order as the scalar backend, so results are bit-identical and the
- * multiply path has no bit-reversal pass.
+ * multiply path has no bit-reversal pass.  For p < 2^29 the leaf kernels
+ * reduce on one forward level of three (lazy_red).  The kernels are bound by
+ * the vector ALUs, so they work on two independent blocks at once where
+ * that measured faster: the product's leaf runs a's and b's levels side by
+ * side on shared twiddles.
  *
  * Kinds and sizes this file does not vectorize run the scalar kernels: %
  * and Barrett (slow by design, kept for the reports' comparison), and
@@ -283,10 +287,10 @@ NTT_INLINE void transpose8(V v[8])
     }
 }
 
-/* The six levels on nb consecutive blocks' vectors (8 each), leaving them
-   transposed, in [0, 4p); r: the range they come in (see lazy_red).  Two
-   blocks at a time give the core independent work while one waits on its
-   multiplications. */
+/* The six levels on nb blocks' vectors (8 each), the second at node nd + dn
+   (dn = 0: two arrays' blocks at one node), leaving them transposed, in [0,
+   4p); r: the range they come in (see lazy_red).  Two blocks at a time give
+   the core independent work while one waits on its multiplications. */
 NTT_INLINE void fwd6(V *v, size_t nd, size_t dn, const mod_u32 *M, vcst C, const int kind,
                      const int r, const int nb)
 {
@@ -566,8 +570,9 @@ static void pointwise_lazy(uint32_t *c, const uint32_t *a, const uint32_t *b, si
 
 /* The 64-element blocks at node nd of b and a: their forward leaves side by
    side (see fwd6; they share the twiddles), the product and b's inverse
-   leaves.  When lazy (r), 8p <= 2^32 lets mont2 take a in [0, 2p) against b
-   in [0, 4p): a b < p 2^32. */
+   leaves (one block: two measured slower there).  When lazy (r), 8p <= 2^32
+   lets mont2 take its first factor in [0, 2p) against the second in [0,
+   4p): the product stays below p 2^32. */
 NTT_INLINE void mul_last6(uint32_t *b, const uint32_t *a, size_t nd, const mod_u32 *M, vcst C,
                           const int kind, const int r)
 {

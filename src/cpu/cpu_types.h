@@ -122,7 +122,8 @@ void SFX(ntt_cpu_load_top)(T *dst, const void *src, bool src64, size_t len, size
 /* The product's subtree of node i, depth first: the forward subtrees of a
    and b (values [0, 4p) in), their pointwise product and the inverse
    subtree into b ([0, 2p) out); leaf by leaf, so that a's spectrum and the
-   leaf's twiddles are still in cache for b.  b == a squares. */
+   leaf's twiddles are still in cache for b.  b == a squares; otherwise a is
+   scratch (see kern.mul_small). */
 void SFX(ntt_cpu_fused_tree)(T *b, T *a, size_t L, size_t i, const SFX(mod) *M);
 /* Inverse of the whole array except the root level(s) that inv_root does;
    perm: the input is in the kernels' own order. */
