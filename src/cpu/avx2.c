@@ -504,8 +504,15 @@ NTT_INLINE void store_out(void *out, size_t j, V v, const int out64)
     }
 }
 
-NTT_INLINE void inv_rootv(uint32_t *a, void *out, size_t n, size_t lc, size_t j0, size_t j1,
-                          tw_u32 s, tw_u32 s1, const mod_u32 *M, const int kind, const int out64)
+/* x in [0, 4p) times S, fully reduced; unit (S = 1): no multiplication. */
+NTT_INLINE V scale_out(V x, vtw S, vcst C, const int kind, const int unit)
+{
+    return unit ? csub(csub(x, C.p2), C.p) : csub(mulw(x, S, C, kind), C.p);
+}
+
+NTT_INLINE void inv_rootu(uint32_t *a, void *out, size_t n, size_t lc, size_t j0, size_t j1,
+                          tw_u32 s, tw_u32 s1, const mod_u32 *M, const int kind, const int out64,
+                          const int unit)
 {
     const vcst C = vcst_of(M);
     const vtw S = tw_scalar(s), S1 = tw_scalar(s1);
@@ -516,8 +523,8 @@ NTT_INLINE void inv_rootv(uint32_t *a, void *out, size_t n, size_t lc, size_t j0
         for (; j + 8 <= j1 && j + 8 <= full; j += 8) {
             const V x = _mm256_loadu_si256((const V *)(a + j));
             const V y = _mm256_loadu_si256((const V *)(a + j + h));
-            const V u = csub(mulw(_mm256_add_epi32(x, y), S, C, kind), C.p);
-            const V v = csub(mulw(_mm256_add_epi32(_mm256_sub_epi32(x, y), C.p2), S1, C, kind), C.p);
+            const V u = scale_out(_mm256_add_epi32(x, y), S, C, kind, unit);
+            const V v = scale_out(_mm256_add_epi32(_mm256_sub_epi32(x, y), C.p2), S1, C, kind, unit);
             store_out(out, j, u, out64);
             store_out(out, j + h, v, out64);
         }
@@ -532,10 +539,10 @@ NTT_INLINE void inv_rootv(uint32_t *a, void *out, size_t n, size_t lc, size_t j0
             V x3 = _mm256_loadu_si256((const V *)(a + j + 3 * q));
             gs(&x0, &x1, w2, C, kind);
             gs(&x2, &x3, w3, C, kind);
-            const V y0 = csub(mulw(_mm256_add_epi32(x0, x2), S, C, kind), C.p);
-            const V y1 = csub(mulw(_mm256_add_epi32(x1, x3), S, C, kind), C.p);
-            const V y2 = csub(mulw(_mm256_add_epi32(_mm256_sub_epi32(x0, x2), C.p2), S1, C, kind), C.p);
-            const V y3 = csub(mulw(_mm256_add_epi32(_mm256_sub_epi32(x1, x3), C.p2), S1, C, kind), C.p);
+            const V y0 = scale_out(_mm256_add_epi32(x0, x2), S, C, kind, unit);
+            const V y1 = scale_out(_mm256_add_epi32(x1, x3), S, C, kind, unit);
+            const V y2 = scale_out(_mm256_add_epi32(_mm256_sub_epi32(x0, x2), C.p2), S1, C, kind, unit);
+            const V y3 = scale_out(_mm256_add_epi32(_mm256_sub_epi32(x1, x3), C.p2), S1, C, kind, unit);
             store_out(out, j, y0, out64);
             store_out(out, j + q, y1, out64);
             store_out(out, j + 2 * q, y2, out64);
@@ -548,6 +555,14 @@ NTT_INLINE void inv_rootv(uint32_t *a, void *out, size_t n, size_t lc, size_t j0
         const kern_u32 *K = ntt_scalar_kernels_u32((ntt_modmul)kind);
         (out64 ? K->inv_root64 : K->inv_root)(a, out, n, lc, j, j1, s, s1, M);
     }
+}
+
+/* A scale of one (see kern.load_top_scaled) costs no multiplications. */
+NTT_INLINE void inv_rootv(uint32_t *a, void *out, size_t n, size_t lc, size_t j0, size_t j1,
+                          tw_u32 s, tw_u32 s1, const mod_u32 *M, const int kind, const int out64)
+{
+    if (s.w == 1 && s1.w == 1) inv_rootu(a, out, n, lc, j0, j1, s, s1, M, kind, out64, 1);
+    else inv_rootu(a, out, n, lc, j0, j1, s, s1, M, kind, out64, 0);
 }
 
 /* a, b in [0, 4p) -> a b R^-1 in [0, 2p) (the factor F of the scalar
@@ -645,33 +660,49 @@ NTT_INLINE V load_src(const void *src, bool src64, size_t j, size_t len)
     return LD(t);
 }
 
+/* The twiddle of value v (< p) for kind. */
+NTT_INLINE tw_u32 tw_of(uint64_t v, uint32_t p, const int kind)
+{
+    tw_u32 t = {(uint32_t)v, (uint32_t)(kind == NTT_MODMUL_SHOUP ? (v << 32) / p : (v << 32) % p)};
+    return t;
+}
+
 /* kern.load_top for len <= n/2, n >= 256: one pass writes both copies of
    the zero-padded root level and, when log2 n is even, does the level of
-   nodes 2 and 3 on the way (inputs < p need no reduction first). */
+   nodes 2 and 3 on the way (inputs below p need no reduction first).  sc:
+   kern.load_top_scaled, the inputs times s (the y side through the
+   twiddles s w2, s w3). */
 NTT_INLINE void load_topv(uint32_t *dst, const void *src, bool src64, size_t len, size_t n,
-                          size_t j0, size_t j1, const mod_u32 *M, const int kind)
+                          size_t j0, size_t j1, const mod_u32 *M, const int kind, const int sc,
+                          tw_u32 s)
 {
     if (len > n / 2) {
         ntt_cpu_load_top_u32(dst, src, src64, len, n, j0, j1, M);
         return;
     }
     const vcst C = vcst_of(M);
+    const vtw S = tw_scalar(s);
     const size_t h = n / 2;
     if (ntt_log2(n) & 1) {
         for (size_t j = j0; j < j1; j += 8) {
-            const V x = j < len ? load_src(src, src64, j, len) : _mm256_setzero_si256();
+            V x = j < len ? load_src(src, src64, j, len) : _mm256_setzero_si256();
+            if (sc) x = mulw(x, S, C, kind);
             ST(dst + j, x);
             ST(dst + h + j, x);
         }
         return;
     }
     const size_t q = n / 4;
-    const vtw w2 = tw_bcast(M->fw, M->fwx, 2), w3 = tw_bcast(M->fw, M->fwx, 3);
-    const bool one = M->cyclic;
+    const uint32_t p = M->c.p;
+    const vtw w2 = sc ? tw_scalar(tw_of((uint64_t)s.w * M->fw[2] % p, p, kind)) : tw_bcast(M->fw, M->fwx, 2);
+    const vtw w3 = sc ? tw_scalar(tw_of((uint64_t)s.w * M->fw[3] % p, p, kind)) : tw_bcast(M->fw, M->fwx, 3);
+    const bool one = M->cyclic && !sc;
     for (size_t j = j0; j < j1; j += 8) {
-        const V x = j < len ? load_src(src, src64, j, len) : _mm256_setzero_si256();
+        V x = j < len ? load_src(src, src64, j, len) : _mm256_setzero_si256();
         const V y = j + q < len ? load_src(src, src64, j + q, len) : _mm256_setzero_si256();
-        /* Inputs below p need no reduction: the outputs stay below 3p. */
+        /* x below p, or below 2p when scaled, needs no reduction: the
+           outputs stay below 4p. */
+        if (sc) x = mulw(x, S, C, kind);
         V x0 = x, y0 = y, x1 = x, y1 = y;
         if (one) {
             x0 = _mm256_add_epi32(x, y);
@@ -724,7 +755,10 @@ NTT_INLINE void load_topv(uint32_t *dst, const void *src, bool src64, size_t len
     { inv_rootv(a, o, n, lc, j0, j1, s, s1, M, K, 1); }                                     \
     static void load_top_##NAME(uint32_t *d, const void *s, bool s64, size_t len, size_t n,  \
                                 size_t j0, size_t j1, const mod_u32 *M)                      \
-    { load_topv(d, s, s64, len, n, j0, j1, M, K); }                                         \
+    { load_topv(d, s, s64, len, n, j0, j1, M, K, 0, M->one); }                              \
+    static void load_top_scaled_##NAME(uint32_t *d, const void *s, bool s64, size_t len,     \
+                                       size_t n, tw_u32 sc, const mod_u32 *M)                \
+    { load_topv(d, s, s64, len, n, 0, ntt_cpu_root_span(n), M, K, 1, sc); }                 \
     static void pointwise_full_##NAME(uint32_t *c, const uint32_t *a, const uint32_t *b,     \
                                       size_t len, const mod_u32 *M)                          \
     { pointwise_fullv(c, a, b, len, M, K); }                                                \
@@ -736,6 +770,7 @@ NTT_INLINE void load_topv(uint32_t *dst, const void *src, bool src64, size_t len
         .inv2 = inv2_##NAME,                                                                \
         .mul_small = mul_small_##NAME,                                                      \
         .load_top = load_top_##NAME,                                                        \
+        .load_top_scaled = load_top_scaled_##NAME,                                          \
         .fwd_small = fwd_small_##NAME,                                                      \
         .fwd_small_p = fwd_small_p_##NAME,                                                  \
         .inv4 = inv4_##NAME,                                                                \

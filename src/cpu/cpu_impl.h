@@ -270,6 +270,7 @@ ntt_status SFX(ntt_cpu_mod_init)(SFX(mod) *M, const ntt_modulus *cm, size_t n, n
     M->s_mul = SFX(make_tw)(sm, &X, kind);
     M->s1_mul = SFX(make_tw)(ntt_mulmod_slow(sm, w1, p), &X, kind);
     M->fix = SFX(make_tw)(finv, &X, kind);
+    M->one = SFX(make_tw)(1 % p, &X, kind);
     return NTT_OK;
 }
 
@@ -346,10 +347,14 @@ void SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, const v
     const SFX(kern) *K = M->K;
     /* A square transforms a only (R == A). */
     T *R = b == a && lb == la ? A : B;
-    SFX(load_top)(A, a, io64, la, n, M);
+    /* Cyclic: winv[1] = 1, so s1_mul = s_mul and both go into a. */
+    const bool pre = K->load_top_scaled && R != A && M->cyclic && la <= n / 2;
+    if (pre) K->load_top_scaled(A, a, io64, la, n, M->s_mul, M);
+    else SFX(load_top)(A, a, io64, la, n, M);
     if (R != A) SFX(load_top)(B, b, io64, lb, n, M);
     size_t L, nc = ntt_cpu_root_children(n, &L);
     for (size_t g = 0; g < nc; g++) SFX(ntt_cpu_fused_tree)(R + g * L, A + g * L, L, nc + g, M);
     if (nc == 0) K->pointwise(R, R, A, n, M);
-    (io64 ? K->inv_root64 : K->inv_root)(R, c, n, lc, 0, ntt_cpu_root_span(n), M->s_mul, M->s1_mul, M);
+    (io64 ? K->inv_root64 : K->inv_root)(R, c, n, lc, 0, ntt_cpu_root_span(n),
+                                         pre ? M->one : M->s_mul, pre ? M->one : M->s1_mul, M);
 }

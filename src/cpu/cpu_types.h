@@ -34,6 +34,7 @@ typedef struct SFX(mod) {
     SFX(tw) s_inv, s1_inv;   /* n^-1 and winv[1]*n^-1: ntt_inverse */
     SFX(tw) s_mul, s1_mul;   /* the same times F^-1: polymul (see mul2) */
     SFX(tw) fix;             /* F^-1: public pointwise */
+    SFX(tw) one;             /* 1: polymul's root scale after load_top_scaled */
     bool cyclic;             /* node 2^k has twiddle 1 */
     T root;                  /* root used by the baseline variant */
     const struct SFX(kern) *K; /* the kernels that run this modulus */
@@ -83,6 +84,13 @@ typedef struct SFX(kern) {
        speed up). */
     void (*load_top)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
                      size_t j1, const SFX(mod) *M);
+    /* Optional: load_top over the whole span for len <= n/2, the values
+       multiplied by s on the way.  Polymul loads one operand of a cyclic
+       product so, with its scale s_mul, and gives the root kernel scale one:
+       a multiplication per input of the half-length operand instead of one
+       per output. */
+    void (*load_top_scaled)(T *dst, const void *src, bool src64, size_t len, size_t n, SFX(tw) s,
+                            const SFX(mod) *M);
     /* Lazy product for polymul: a, b in [0, 4p) -> a*b*F in [0, 2p). */
     void (*pointwise)(T *c, const T *a, const T *b, size_t len, const SFX(mod) *M);
     /* Public product: a, b in [0, p) -> a*b in [0, p). */
