@@ -35,9 +35,11 @@ fi
 step() { echo "=== $* ($(date -u +%H:%M:%S))"; }
 
 step build
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${gmp_args[@]}" >"$OUT/cmake.log" 2>&1 ||
-  { tail -30 "$OUT/cmake.log"; exit 1; }
-cmake --build "$build" -j "$jobs" >"$OUT/build.log" 2>&1 || { grep -E "error" -A3 "$OUT/build.log" | head -60; exit 1; }
+# Build logs stay off $OUT (at most 8 files come back) unless the build fails.
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${gmp_args[@]}" >/tmp/cmake.log 2>&1 ||
+  { cp /tmp/cmake.log "$OUT/"; tail -30 /tmp/cmake.log; exit 1; }
+cmake --build "$build" -j "$jobs" >/tmp/build.log 2>&1 ||
+  { cp /tmp/build.log "$OUT/"; grep -E "error" -A3 /tmp/build.log | head -60; exit 1; }
 
 for stage in "$@"; do
   case $stage in
@@ -76,12 +78,17 @@ for stage in "$@"; do
     ;;
   profile)
     step ncu profile
-    ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats \
-      --section WarpStateStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis \
-      --section InstructionStats --section SchedulerStats \
-      --kernel-name regex:"k_pass|k_polymul_bottom" --launch-skip 0 --launch-count 6 \
-      "$build/ntt" bench --gpu --profile >"$OUT/ncu.txt" 2>&1
-    echo "ncu exit $?"; grep -E "k_pass|k_polymul|Duration|Throughput|Achieved Occupancy|Registers Per|Block Limit|Stall|Warp Cycles|Bank" "$OUT/ncu.txt" | head -90
+    # One run per case, so that its first launches are the kernels of one call.
+    : >"$OUT/ncu.txt"
+    for c in 0 1 2; do
+      NTT_PROFILE_CASE=$c ncu --clock-control none --section SpeedOfLight --section Occupancy \
+        --section LaunchStats --section WarpStateStats --section MemoryWorkloadAnalysis \
+        --section ComputeWorkloadAnalysis --section InstructionStats --section SchedulerStats \
+        --kernel-name regex:"k_pass|k_polymul_bottom" --launch-skip 0 --launch-count 3 \
+        "$build/ntt" bench --gpu --profile >>"$OUT/ncu.txt" 2>&1
+      echo "ncu case $c exit $?"
+    done
+    grep -E "k_pass|k_polymul|Duration|Throughput|Achieved Occupancy|Registers Per|Block Limit|Stall|Warp Cycles|Bank|Issued Ipc|Executed Ipc" "$OUT/ncu.txt" | head -150
     ;;
   modmul)
     step modmul chain-16

@@ -435,6 +435,34 @@ void bench_host_to_host(size_t n, size_t la, size_t lb, uint64_t p, ntt_variant 
     ntt_plan_destroy(ps);
 }
 
+__global__ void k_empty(int *x)
+{
+    if (x && threadIdx.x == 0 && blockIdx.x == 0) x[0]++;
+}
+
+// What a chain of k dependent launches costs with nothing in them: the floor
+// under any product made of k kernels.
+void bench_launch_floor(int reps, cudaStream_t st, const char *group)
+{
+    for (int k : {1, 2, 3, 4}) {
+        Row r;
+        r.group = group;
+        r.name = std::to_string(k) + " dependent empty kernel" + (k > 1 ? "s" : "") + ", 128 blocks";
+        for (int graph = 0; graph < 2; graph++) {
+            Row x = r;
+            x.mode = graph ? "graph warm" : "stream warm";
+            auto op = [&](int) {
+                for (int i = 0; i < k; i++) k_empty<<<128, 256, 0, st>>>(nullptr);
+                return cudaGetLastError() == cudaSuccess;
+            };
+            x.ok = time_op(x, op, 1, reps, graph != 0, st);
+            if (!x.ok) x.why = "launch failed";
+            summarize(x);
+            g_rows.push_back(x);
+        }
+    }
+}
+
 double measure_copy_gbps(void)
 {
     const size_t bytes = (size_t)1 << 30;
@@ -563,10 +591,20 @@ extern "C" int bench_gpu(int argc, char **argv)
     rng_seed(&rng, 20261121);
     const int reps = profile ? 2 : quick ? 10 : 50;
     if (profile) {
-        bench_forward({"profile", NTT_U32, (size_t)1 << 24, 1, {469762049}, 0}, NTT_MODMUL_SHOUP, reps,
-                      st, &rng);
-        bench_forward({"profile", NTT_U64, (size_t)1 << 16, 40, {4611685941117976577ull},
-                       NTT_FLAG_NEGACYCLIC}, NTT_MODMUL_SHOUP, reps, st, &rng);
+        // NTT_PROFILE_CASE picks one, so that a profiler's first launches are its kernels.
+        const char *pc = getenv("NTT_PROFILE_CASE");
+        const int which = pc ? atoi(pc) : -1;
+        if (which < 0 || which == 0)
+            bench_forward({"profile", NTT_U32, (size_t)1 << 24, 1, {469762049}, 0}, NTT_MODMUL_SHOUP,
+                          reps, st, &rng);
+        if (which < 0 || which == 1)
+            bench_forward({"profile", NTT_U64, (size_t)1 << 16, 40, {4611685941117976577ull},
+                           NTT_FLAG_NEGACYCLIC}, NTT_MODMUL_SHOUP, reps, st, &rng);
+        if (which < 0 || which == 2) {
+            MulCase m = {"profile", (size_t)1 << 18, 131072, 131072, 469762049, NTT_VARIANT_FAST,
+                         NTT_MODMUL_SHOUP, 0, 0, "polymul u32 2^18 shoup"};
+            bench_polymul(m, reps, false, false, st, &rng);
+        }
         print_group("profile");
         return EXIT_OK;
     }
@@ -592,9 +630,14 @@ extern "C" int bench_gpu(int argc, char **argv)
     }
     print_group(H);
 
+    const char *F = "launch floor: dependent launches of an empty kernel";
+    bench_launch_floor(reps, st, F);
+    print_group(F);
+
     const char *HH = "host to host: product of two length-131072 polynomials from pinned memory";
-    bench_host_to_host((size_t)1 << 18, 131072, 131072, 469762049, NTT_VARIANT_FAST,
-                       NTT_MODMUL_MONTGOMERY, 128, reps, HH, 0, &rng);
+    for (ntt_modmul mm : {NTT_MODMUL_SHOUP, NTT_MODMUL_MONTGOMERY})
+        bench_host_to_host((size_t)1 << 18, 131072, 131072, 469762049, NTT_VARIANT_FAST, mm, 128,
+                           reps, HH, 0, &rng);
     print_group(HH);
 
     // The reports' ladder at n = 131072 (products of two length-131072

@@ -28,6 +28,8 @@ const int kMaxPasses = 8;
 struct CudaPlan {
     int device;
     cudaStream_t stream;  // host-pointer calls
+    cudaStream_t stream2; // ... the second operand's copy, beside the first's transform
+    cudaEvent_t b_in;     // ... that copy has landed
     void *dmods;          // Mod<T>[nmod] in device memory
     void **dallocs;       // tables, ndallocs of them
     size_t ndallocs, cap_dallocs;
@@ -35,6 +37,7 @@ struct CudaPlan {
     void *hA, *hB, *hC;   // pinned staging, same size
     size_t elem;
     Geom passes[kMaxPasses];  // forward order
+    Geom fused;               // the last pass, as the product's fused kernel takes it
     int npasses;
     size_t max_smem;
     int last_error;
@@ -254,7 +257,7 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 // tiles (the top pass over 32-byte column groups, the bottom up to 2^13
 // elements), so that every size up to 2^24 takes two passes through memory;
 // larger sizes add passes of at most 11 levels on top.
-int plan_passes(int D, size_t elem, Geom *g)
+int plan_passes(int D, size_t elem, int rmax, Geom *g)
 {
     int k = 0;
     int bottom = D < 11 ? D : 11;
@@ -270,17 +273,20 @@ int plan_passes(int D, size_t elem, Geom *g)
     for (int i = 0; i < npass; i++) {
         const int P = (top - d) / (npass - i);
         const int lo = D - d - P;
-        g[k++] = Geom{d, P, lo, logC < lo ? logC : lo};
+        g[k++] = Geom{d, P, lo, logC < lo ? logC : lo, rmax};
         d += P;
     }
-    g[k++] = Geom{d, bottom, 0, 0};
+    g[k++] = Geom{d, bottom, 0, 0, rmax};
     return k;  /* at most 1 + ceil(17 / 11) for D <= 30 */
 }
 
-int pass_threads(const Geom &g)
+// One thread per group of the smallest round (the larger rounds leave some
+// idle), at most the kernel's bound.
+int pass_threads(const Geom &g, int max_threads)
 {
-    const int groups = (1 << g.logC) << (g.P > 3 ? g.P - 3 : 0);
-    return groups < 32 ? 32 : groups > 256 ? 256 : groups;
+    const int r = round_size(g.P, g.rmax, round_count(g.P, g.rmax) - 1);
+    const int groups = (1 << g.logC) << (g.P - r);
+    return groups < 32 ? 32 : groups > max_threads ? max_threads : groups;
 }
 
 template <class T> size_t pass_smem(const Geom &g, bool fused)
@@ -304,7 +310,7 @@ template <class T>
 ntt_status launch_tiles(ntt_plan *plan, void (*kern)(PassArgs<T>), const Geom &g, PassArgs<T> a,
                         size_t items, int nz, bool fused, cudaStream_t st)
 {
-    const dim3 block(pass_threads(g));
+    const dim3 block(pass_threads(g, fused ? 256 : pass_max_threads<T>()));
     const size_t smem = pass_smem<T>(g, fused);
     const size_t gx = (size_t)1 << (g.d0 + g.lo - g.logC);
     for (size_t i0 = 0; i0 < items; i0 += kMaxGridY) {
@@ -392,13 +398,17 @@ ntt_status fast_transform(ntt_plan *plan, T *d, size_t count, size_t stride, cud
 
 // c = a b: top forward passes of both operands into the scratch buffers, the
 // fused bottom pass, the top inverse passes; one or two launches per pass.
+// When b_ready is given, b is still arriving: a's first pass runs before st
+// waits for it.
 template <class T, int K>
 ntt_status fast_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, const T *b,
-                        size_t lb, size_t count, size_t stride, cudaStream_t st)
+                        size_t lb, size_t count, size_t stride, cudaStream_t st,
+                        cudaEvent_t b_ready)
 {
     CudaPlan *cp = cp_of(plan);
     const size_t n = plan->n, np = (size_t)cp->npasses;
     if (np == 1) {
+        if (b_ready) CK(plan, cudaStreamWaitEvent(st, b_ready, 0));
         PassArgs<T> x = base_args<T>(plan, 0);
         x.in[0] = a;
         x.in[1] = b;
@@ -407,7 +417,7 @@ ntt_status fast_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, 
         x.in_len[0] = la;
         x.in_len[1] = lb;
         x.out_len = lc;
-        return launch_bottom<T, K>(plan, cp->passes[0], x, count, st);
+        return launch_bottom<T, K>(plan, cp->fused, x, count, st);
     }
     T *A = static_cast<T *>(cp->dA), *B = static_cast<T *>(cp->dB);
     for (size_t i0 = 0; i0 < count; i0 += plan->batch) {
@@ -422,13 +432,25 @@ ntt_status fast_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, 
         x.in_len[0] = la;
         x.in_len[1] = lb;
         x.out_len = n;
-        TRY((launch_pass<T, K, false>(plan, cp->passes[0], x, ni, 2, st)));
+        if (b_ready) {
+            PassArgs<T> y = x;
+            y.in[1] = nullptr;
+            y.out[1] = nullptr;
+            TRY((launch_pass<T, K, false>(plan, cp->passes[0], y, ni, 1, st)));
+            CK(plan, cudaStreamWaitEvent(st, b_ready, 0));
+            y.in[0] = x.in[1];
+            y.out[0] = B;
+            y.in_len[0] = lb;
+            TRY((launch_pass<T, K, false>(plan, cp->passes[0], y, ni, 1, st)));
+        } else {
+            TRY((launch_pass<T, K, false>(plan, cp->passes[0], x, ni, 2, st)));
+        }
         x.in[0] = A;
         x.in[1] = B;
         x.in_stride = n;
         x.in_len[0] = x.in_len[1] = n;
         for (size_t q = 1; q + 1 < np; q++) TRY((launch_pass<T, K, false>(plan, cp->passes[q], x, ni, 2, st)));
-        TRY((launch_bottom<T, K>(plan, cp->passes[np - 1], x, ni, st)));
+        TRY((launch_bottom<T, K>(plan, cp->fused, x, ni, st)));
         x.in[1] = nullptr;
         x.out[1] = nullptr;
         for (size_t q = np - 1; q-- > 0;) {
@@ -535,9 +557,11 @@ ntt_status ladder_transform(ntt_plan *plan, T *d, size_t count, size_t stride, c
 
 template <class T, int K>
 ntt_status ladder_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, const T *b,
-                          size_t lb, size_t count, size_t stride, cudaStream_t st)
+                          size_t lb, size_t count, size_t stride, cudaStream_t st,
+                          cudaEvent_t b_ready)
 {
     CudaPlan *cp = cp_of(plan);
+    if (b_ready) CK(plan, cudaStreamWaitEvent(st, b_ready, 0));
     const size_t n = plan->n;
     T *A = static_cast<T *>(cp->dA), *B = static_cast<T *>(cp->dB);
     const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
@@ -583,13 +607,14 @@ template <class T, int K> struct Impl {
                                       static_cast<const T *>(b), count, stride, st);
     }
     static ntt_status polymul(ntt_plan *p, void *c, size_t lc, const void *a, size_t la,
-                              const void *b, size_t lb, size_t count, size_t stride, cudaStream_t st)
+                              const void *b, size_t lb, size_t count, size_t stride, cudaStream_t st,
+                              cudaEvent_t b_ready)
     {
         if (p->variant == NTT_VARIANT_FAST)
             return fast_polymul<T, K>(p, static_cast<T *>(c), lc, static_cast<const T *>(a), la,
-                                      static_cast<const T *>(b), lb, count, stride, st);
+                                      static_cast<const T *>(b), lb, count, stride, st, b_ready);
         return ladder_polymul<T, K>(p, static_cast<T *>(c), lc, static_cast<const T *>(a), la,
-                                    static_cast<const T *>(b), lb, count, stride, st);
+                                    static_cast<const T *>(b), lb, count, stride, st, b_ready);
     }
     // The dynamic shared-memory limit is an attribute of the kernel, shared by
     // every plan in the process: raised to the device's maximum, never set to
@@ -612,7 +637,7 @@ struct Table {
     ntt_status (*pointwise)(ntt_plan *, void *, const void *, const void *, size_t, size_t,
                             cudaStream_t);
     ntt_status (*polymul)(ntt_plan *, void *, size_t, const void *, size_t, const void *, size_t,
-                          size_t, size_t, cudaStream_t);
+                          size_t, size_t, cudaStream_t, cudaEvent_t);
     ntt_status (*prepare)(ntt_plan *, int);
 };
 
@@ -645,6 +670,8 @@ void cuda_plan_free(ntt_plan *plan)
     cudaFreeHost(cp->hB);
     cudaFreeHost(cp->hC);
     if (cp->stream) cudaStreamDestroy(cp->stream);
+    if (cp->stream2) cudaStreamDestroy(cp->stream2);
+    if (cp->b_in) cudaEventDestroy(cp->b_in);
     (void)cudaGetLastError();
     free(cp);
     plan->backend_data = nullptr;
@@ -657,7 +684,9 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     for (size_t i = 0; i < plan->nmod; i++) TRY(build_mod<T>(plan, cp, &plan->mod[i], &mods[i]));
     CK(plan, cudaMalloc(&cp->dmods, mods.n * sizeof(Mod<T>)));
     CK(plan, cudaMemcpy(cp->dmods, mods.p, mods.n * sizeof(Mod<T>), cudaMemcpyHostToDevice));
-    cp->npasses = plan_passes((int)plan->logn, sizeof(T), cp->passes);
+    cp->npasses = plan_passes((int)plan->logn, sizeof(T), pass_rmax<T>(), cp->passes);
+    cp->fused = cp->passes[cp->npasses - 1];
+    cp->fused.rmax = 3;  // k_polymul_bottom's rounds
     for (int i = 0; i < cp->npasses; i++) {
         size_t s = pass_smem<T>(cp->passes[i], i == cp->npasses - 1);
         if (s > cp->max_smem) cp->max_smem = s;
@@ -682,6 +711,8 @@ ntt_status cuda_plan_init_inner(ntt_plan *plan)
     CK(plan, cudaMallocHost(&cp->hB, bytes));
     CK(plan, cudaMallocHost(&cp->hC, bytes));
     CK(plan, cudaStreamCreateWithFlags(&cp->stream, cudaStreamNonBlocking));
+    CK(plan, cudaStreamCreateWithFlags(&cp->stream2, cudaStreamNonBlocking));
+    CK(plan, cudaEventCreateWithFlags(&cp->b_in, cudaEventDisableTiming));
     return NTT_OK;
 }
 
@@ -815,10 +846,13 @@ ntt_status cuda_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_
 {
     CudaPlan *cp = cp_of(plan);
     if (count == 1 && !io64 && pinned(a) && pinned(b) && pinned(c)) {
+        // b's copy on the second stream, under a's copy and a's first pass.
         const size_t e = cp->elem;
         CK(plan, cudaMemcpyAsync(cp->dA, a, la * e, cudaMemcpyHostToDevice, cp->stream));
-        CK(plan, cudaMemcpyAsync(cp->dB, b, lb * e, cudaMemcpyHostToDevice, cp->stream));
-        TRY(tab(plan).polymul(plan, cp->dA, lc, cp->dA, la, cp->dB, lb, 1, plan->n, cp->stream));
+        CK(plan, cudaMemcpyAsync(cp->dB, b, lb * e, cudaMemcpyHostToDevice, cp->stream2));
+        CK(plan, cudaEventRecord(cp->b_in, cp->stream2));
+        TRY(tab(plan).polymul(plan, cp->dA, lc, cp->dA, la, cp->dB, lb, 1, plan->n, cp->stream,
+                              cp->b_in));
         CK(plan, cudaMemcpyAsync(c, cp->dA, lc * e, cudaMemcpyDeviceToHost, cp->stream));
         CK(plan, cudaStreamSynchronize(cp->stream));
         return NTT_OK;
@@ -833,7 +867,7 @@ ntt_status cuda_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_
         TRY(h2d(plan, cp->dB, cp->hB, lb, ni));
         // The product reads its operands before writing c (= dA) and may
         // use dA, dB as its own scratch: operands and scratch coincide here.
-        TRY(tab(plan).polymul(plan, cp->dA, lc, cp->dA, la, cp->dB, lb, ni, n, cp->stream));
+        TRY(tab(plan).polymul(plan, cp->dA, lc, cp->dA, la, cp->dB, lb, ni, n, cp->stream, nullptr));
         TRY(d2h(plan, cp->hC, cp->dA, lc, ni));
         CK(plan, cudaStreamSynchronize(cp->stream));
         stage_out(static_cast<char *>(c) + off, cp->hC, io64, cp->elem, lc, ni, stride, n);
@@ -859,7 +893,7 @@ ntt_status dev_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_t
                        size_t lb, size_t count, size_t stride, void *stream)
 {
     return tab(plan).polymul(plan, c, lc, a, la, b, lb, count, stride,
-                             static_cast<cudaStream_t>(stream));
+                             static_cast<cudaStream_t>(stream), nullptr);
 }
 
 int dev_last_error(const ntt_plan *plan)

@@ -7,8 +7,8 @@
 // form one "column", a P-level subtree rooted at tree node 2^d0 + hi.  A
 // block takes C columns: C consecutive lo (coalesced loads when lo > 0) or,
 // in the last pass (lo = 0), C consecutive contiguous subtrees.  Inside the
-// block each thread takes radix-8 groups (three levels in registers) per
-// round, with one shared-memory exchange between rounds; each group reads
+// block each thread takes radix-8 or radix-16 groups (three or four levels
+// in registers) per round, with one shared-memory exchange between rounds; each group reads
 // its twiddles from the tree-order tables (through the read-only cache) or,
 // for the Montgomery kind, makes them on the fly from two small tables.
 #pragma once
@@ -25,7 +25,24 @@ enum {
 
 struct Geom {
     int d0, P, lo, logC;
+    int rmax;  // most levels one round keeps in registers (3 or 4)
 };
+
+// A pass's P levels split into the fewest rounds of at most rmax levels,
+// the sizes as even as they can be (the larger ones first): fewer rounds
+// are fewer trips through shared memory and fewer barriers, and even
+// sizes keep every round's thread count close to the others'.
+__host__ __device__ inline int round_count(int P, int rmax) { return (P + rmax - 1) / rmax; }
+__host__ __device__ inline int round_size(int P, int rmax, int idx)
+{
+    const int nr = round_count(P, rmax);
+    return P / nr + (idx < P % nr ? 1 : 0);
+}
+__host__ __device__ inline int round_start(int P, int rmax, int idx)
+{
+    const int nr = round_count(P, rmax);
+    return idx * (P / nr) + (idx < P % nr ? idx : P % nr);
+}
 
 template <class T> struct PassArgs {
     const T *in[2];     // operand blockIdx.z
@@ -40,7 +57,7 @@ template <class T> struct PassArgs {
 };
 
 template <class T> struct TileShape {
-    int P, L, C, logC, lo, d0, nhi, rs;
+    int P, L, C, logC, lo, d0, nhi, rs, rmax;
     __device__ TileShape(const Geom &g)
     {
         P = g.P;
@@ -51,6 +68,7 @@ template <class T> struct TileShape {
         d0 = g.d0;
         nhi = lo > 0 ? 1 : C;  // columns of one block share hi unless lo = 0
         rs = L + (L >> 5) + 1; // padded row
+        rmax = g.rmax;
     }
     __device__ size_t elem(size_t gc, int mid) const
     {
@@ -144,7 +162,7 @@ template <int K, class T, bool INV, int r>
 __device__ __forceinline__ void round_r(const TileShape<T> &S, const PassIO<T> &io, uint32_t gc0,
                                         int s0, bool from_global, bool to_global, const Mod<T> &Mg,
                                         const Ar<T> &M, const Tw<T> *tab, bool scale_root,
-                                        Tw<T> sc, Tw<T> sc1)
+                                        Tw<T> sc, Tw<T> sc1, int tid, int nthr)
 {
     constexpr int R = 1 << r;
     const int glo_bits = S.P - s0 - r;
@@ -159,7 +177,7 @@ __device__ __forceinline__ void round_r(const TileShape<T> &S, const PassIO<T> &
     const uint32_t lomask = (1u << S.lo) - 1;
     const size_t gst = (size_t)1 << (glo_bits + S.lo);  // element stride in memory
     const unsigned d = (unsigned)(S.d0 + s0);
-    for (int g = threadIdx.x; g < groups; g += blockDim.x) {
+    for (int g = tid; g < groups; g += nthr) {
         int c, gl, gh;
         if (S.lo > 0) {
             c = g & (S.C - 1);
@@ -220,37 +238,55 @@ __device__ __forceinline__ void round_r(const TileShape<T> &S, const PassIO<T> &
     }
 }
 
-// The rounds of a pass: the short one (P mod 3 levels) at the top, then
-// rounds of three; the inverse runs them in reverse.  The first round reads
-// io.gin (when first_global) and the last writes io.gout (when
-// last_global); the rest go through the shared tile, with a barrier before
-// every round that reads what others wrote.
-template <int K, class T, bool INV>
+// The rounds of a pass (round_size), in reverse for the inverse.  The
+// first round reads io.gin (when first_global) and the last writes io.gout
+// (when last_global); the rest go through the shared tile, with a barrier
+// before every round that reads what others wrote.  Threads tid of nthr
+// share the groups; every thread of the block calls this the same number
+// of times, so that the barriers match.  S.rmax <= RMAX.
+template <int K, class T, bool INV, int RMAX>
 __device__ void run_rounds(const TileShape<T> &S, const PassIO<T> &io, uint32_t gc0,
                            bool first_global, bool last_global, const Mod<T> &Mg, const Ar<T> &M,
-                           bool scale_root, Tw<T> sc, Tw<T> sc1)
+                           bool scale_root, Tw<T> sc, Tw<T> sc1, int tid, int nthr)
 {
     const Tw<T> *tab = INV ? Mg.itw : Mg.ftw;
-    const int r0 = S.P % 3 ? S.P % 3 : (S.P >= 3 ? 3 : S.P);
-    const int nr = r0 == S.P ? 1 : 1 + (S.P - r0) / 3;
+    const int nr = round_count(S.P, S.rmax);
     for (int q = 0; q < nr; q++) {
         const int idx = INV ? nr - 1 - q : q;
-        const int s0 = idx == 0 ? 0 : r0 + 3 * (idx - 1);
-        const int r = idx == 0 ? r0 : 3;
+        const int s0 = round_start(S.P, S.rmax, idx);
+        const int r = round_size(S.P, S.rmax, idx);
         const bool fg = first_global && q == 0, tg = last_global && q == nr - 1;
+        // Only the round sizes this kernel is made for: the radix-16 code's
+        // registers would count against every kernel that contains it.
+        if constexpr (RMAX >= 4) {
+            if (r == 4) {
+                round_r<K, T, INV, 4>(S, io, gc0, s0, fg, tg, Mg, M, tab, scale_root, sc, sc1, tid,
+                                      nthr);
+                if (!tg) __syncthreads();
+                continue;
+            }
+        }
         if (r == 3)
-            round_r<K, T, INV, 3>(S, io, gc0, s0, fg, tg, Mg, M, tab, scale_root, sc, sc1);
+            round_r<K, T, INV, 3>(S, io, gc0, s0, fg, tg, Mg, M, tab, scale_root, sc, sc1, tid, nthr);
         else if (r == 2)
-            round_r<K, T, INV, 2>(S, io, gc0, s0, fg, tg, Mg, M, tab, scale_root, sc, sc1);
+            round_r<K, T, INV, 2>(S, io, gc0, s0, fg, tg, Mg, M, tab, scale_root, sc, sc1, tid, nthr);
         else
-            round_r<K, T, INV, 1>(S, io, gc0, s0, fg, tg, Mg, M, tab, scale_root, sc, sc1);
+            round_r<K, T, INV, 1>(S, io, gc0, s0, fg, tg, Mg, M, tab, scale_root, sc, sc1, tid, nthr);
         if (!tg) __syncthreads();
     }
 }
 
 // One pass of a transform, forward (CT) or inverse (GS).  grid: x column
 // groups, y batch items, z operands.
-template <class T, int K, bool INV> __global__ void __launch_bounds__(256) k_pass(PassArgs<T> a)
+template <class T> __host__ __device__ constexpr int pass_rmax() { return sizeof(T) == 4 ? 4 : 3; }
+
+// Radix-16 rounds and blocks of up to 512 threads pay for u32; u64 keeps
+// radix 8 and 256: its radix-16 code needs 80 registers, which cost more
+// occupancy than the saved round trips through shared memory bring back.
+template <class T> __host__ __device__ constexpr int pass_max_threads() { return sizeof(T) == 4 ? 512 : 256; }
+
+template <class T, int K, bool INV>
+__global__ void __launch_bounds__(pass_max_threads<T>()) k_pass(PassArgs<T> a)
 {
     NTT_DYN_SMEM(smem);
     const TileShape<T> S(a.g);
@@ -267,13 +303,17 @@ template <class T, int K, bool INV> __global__ void __launch_bounds__(256) k_pas
     const bool scale = INV && S.d0 == 0 && (a.flags & (F_SCALE_INV | F_SCALE_MUL));
     const Tw<T> sc = (a.flags & F_SCALE_MUL) ? Mg.s_mul : Mg.s_inv;
     const Tw<T> sc1 = (a.flags & F_SCALE_MUL) ? Mg.s1_mul : Mg.s1_inv;
-    run_rounds<K, T, INV>(S, io, blockIdx.x << S.logC, true, true, Mg, M, scale, sc, sc1);
+    run_rounds<K, T, INV, pass_rmax<T>()>(S, io, blockIdx.x << S.logC, true, true, Mg, M, scale,
+                                          sc, sc1, threadIdx.x, blockDim.x);
 }
 
 // The bottom pass of a product: the forward last levels of both operands
 // (ending in shared memory), the pointwise product, the inverse first
 // levels (ending in global memory).  When the whole transform is this one
-// pass (d0 = 0) it also scales and reduces.
+// pass (d0 = 0) it also scales and reduces.  Rounds of at most three
+// levels and the operands one after the other: measured faster here than
+// radix 16 with the two forward transforms side by side on the two halves
+// of a 512-thread block (21.6 against 14.8 us at 2^18 on an H200).
 template <class T, int K>
 __global__ void __launch_bounds__(256) k_polymul_bottom(PassArgs<T> a)
 {
@@ -286,11 +326,12 @@ __global__ void __launch_bounds__(256) k_polymul_bottom(PassArgs<T> a)
     T *tb = align_up<T>(smem, tile_bytes<T>(a.g));
     const uint32_t gc0 = blockIdx.x << S.logC;
     const Tw<T> none = {0, 0};
+    const int tid = threadIdx.x, nt = blockDim.x;
     PassIO<T> ia = {a.in[0] + item * a.in_stride, nullptr, a.in_len[0], 0, ta, 0};
     PassIO<T> ib = {a.in[1] + item * a.in_stride, nullptr, a.in_len[1], 0, tb, 0};
-    run_rounds<K, T, false>(S, ia, gc0, true, false, Mg, M, false, none, none);
-    run_rounds<K, T, false>(S, ib, gc0, true, false, Mg, M, false, none, none);
-    for (int i = threadIdx.x; i < S.C * S.L; i += blockDim.x) {
+    run_rounds<K, T, false, 3>(S, ia, gc0, true, false, Mg, M, false, none, none, tid, nt);
+    run_rounds<K, T, false, 3>(S, ib, gc0, true, false, Mg, M, false, none, none, tid, nt);
+    for (int i = tid; i < S.C * S.L; i += nt) {
         const int k = S.at(i >> S.P, i & (S.L - 1));
         ta[k] = mul2<K, T>(ta[k], tb[k], M);
     }
@@ -298,7 +339,7 @@ __global__ void __launch_bounds__(256) k_polymul_bottom(PassArgs<T> a)
     const bool root = S.d0 == 0;
     PassIO<T> ic = {nullptr, a.out[0] + item * a.out_stride, 0, a.out_len, ta,
                     root ? F_REDUCE : 0};
-    run_rounds<K, T, true>(S, ic, gc0, false, true, Mg, M, root, Mg.s_mul, Mg.s1_mul);
+    run_rounds<K, T, true, 3>(S, ic, gc0, false, true, Mg, M, root, Mg.s_mul, Mg.s1_mul, tid, nt);
 }
 
 // Public pointwise product: a, b in [0, p) -> a b mod p.

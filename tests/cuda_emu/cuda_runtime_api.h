@@ -27,6 +27,8 @@ typedef enum cudaMemcpyKind {
 } cudaMemcpyKind_t;
 
 typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+#define cudaEventDisableTiming 0x02
 
 enum cudaDeviceAttr {
     cudaDevAttrClockRate = 13,
@@ -82,6 +84,11 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
 cudaError_t cudaStreamDestroy(cudaStream_t s);
 cudaError_t cudaStreamSynchronize(cudaStream_t s);
 cudaError_t cudaDeviceSynchronize(void);
+/* Work runs when it is issued, so events are always complete. */
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags);
+cudaError_t cudaEventDestroy(cudaEvent_t e);
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags);
 cudaError_t emu_func_set_attribute(const void *f, int attr, int value);
 
 #ifdef __cplusplus

@@ -130,6 +130,15 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned) { return cudaSt
 cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
 cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned)
+{
+    static char token;
+    *e = reinterpret_cast<cudaEvent_t>(&token);
+    return cudaSuccess;
+}
+cudaError_t cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
+cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { return cudaSuccess; }
 cudaError_t emu_func_set_attribute(const void *f, int, int v)
 {
     if (v > kSmemOptin) return cudaErrorInvalidValue;
