@@ -260,8 +260,11 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 int plan_passes(int D, size_t elem, int rmax, Geom *g)
 {
     int k = 0;
+    // u64: 2^10-element bottom tiles, twice the blocks (58 against 69 us at
+    // 2^16 x 40 on an H200), unless that would add a pass.
     int bottom = D < 11 ? D : 11;
     int logC = elem == 4 ? 4 : 3, maxP = 8;
+    if (elem == 8 && D >= 10 && D - 10 <= maxP) bottom = 10;
     if (D > 19) {
         logC = elem == 4 ? 3 : 2;
         maxP = 11;
@@ -280,11 +283,14 @@ int plan_passes(int D, size_t elem, int rmax, Geom *g)
     return k;  /* at most 1 + ceil(17 / 11) for D <= 30 */
 }
 
-// One thread per group of the smallest round (the larger rounds leave some
-// idle), at most the kernel's bound.
+// u32 (radix-16 kernels): one thread per group of the smallest round, the
+// larger rounds leave some idle.  u64 (radix-8 kernels): one thread per
+// radix-8 group, a shorter round's groups take two turns: fewer, fuller
+// threads measured faster for u64 (60 against 69 us at 2^16 x 40), the
+// other way round for u32.  At most the kernel's bound.
 int pass_threads(const Geom &g, int max_threads)
 {
-    const int r = round_size(g.P, g.rmax, round_count(g.P, g.rmax) - 1);
+    const int r = g.rmax == 3 && g.P > 3 ? 3 : round_size(g.P, g.rmax, round_count(g.P, g.rmax) - 1);
     const int groups = (1 << g.logC) << (g.P - r);
     return groups < 32 ? 32 : groups > max_threads ? max_threads : groups;
 }
