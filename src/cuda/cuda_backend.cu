@@ -290,7 +290,8 @@ int plan_passes(int D, size_t elem, int rmax, Geom *g)
 // other way round for u32.  At most the kernel's bound.
 int pass_threads(const Geom &g, int max_threads)
 {
-    const int r = g.rmax == 3 && g.P > 3 ? 3 : round_size(g.P, g.rmax, round_count(g.P, g.rmax) - 1);
+    const int last = round_count(g.P, g.rmax) - 1;
+    const int r = g.rmax == 3 && g.P > 3 ? 3 : round_size(g.P, g.rmax, last);
     const int groups = (1 << g.logC) << (g.P - r);
     return groups < 32 ? 32 : groups > max_threads ? max_threads : groups;
 }

@@ -8,9 +8,10 @@
 // block takes C columns: C consecutive lo (coalesced loads when lo > 0) or,
 // in the last pass (lo = 0), C consecutive contiguous subtrees.  Inside the
 // block each thread takes radix-8 or radix-16 groups (three or four levels
-// in registers) per round, with one shared-memory exchange between rounds; each group reads
-// its twiddles from the tree-order tables (through the read-only cache) or,
-// for the Montgomery kind, makes them on the fly from two small tables.
+// in registers) per round, with one shared-memory exchange between rounds;
+// each group reads its twiddles from the tree-order tables (through the
+// read-only cache) or, for the Montgomery kind, makes them on the fly from
+// two small tables.
 #pragma once
 
 #include "cuda_common.cuh"
