@@ -449,6 +449,33 @@ static void mod_coefficient_uint64_max(void)
     expect_mod(NTT_ERANGE, c, 60, b, 30, a, 30, 9223372036854775807ull, NTT_BACKEND_AUTO, NULL, "b[0] == UINT64_MAX");
     expect_mod(NTT_ERANGE, c, 60, a, 1, b, 1, 1000000007, NTT_BACKEND_AUTO, NULL, "a[0] == UINT64_MAX (la = 1)");
 }
+/* The OpenMP backend shares the input check out across its threads (long
+   inputs only): a bad coefficient in any thread's share must be seen. */
+static void mod_coefficient_threaded_check(void)
+{
+    if (!ntt_backend_available(NTT_BACKEND_OPENMP)) return;
+    const uint64_t p = 998244353;
+    const size_t len = 3 * ((size_t)1 << 13) + 5;
+    uint64_t *a = xmalloc(len * 8), *b = xmalloc(len * 8), *c = xmalloc(2 * len * 8);
+    rnd_fill64(a, len, p);
+    rnd_fill64(b, len, p);
+    const size_t where[] = {0, len / 3, len / 2, len - 17, len - 1};
+    for (int threads = 1; threads <= 3; threads++) {
+        ntt_plan_options o = {0};
+        o.threads = threads;
+        for (size_t k = 0; k < COUNT(where); k++) {
+            uint64_t *x = k % 2 ? b : a;
+            const uint64_t keep = x[where[k]];
+            x[where[k]] = p + k;
+            expect_mod(NTT_ERANGE, c, 2 * len, a, len, b, len, p, NTT_BACKEND_OPENMP, &o,
+                       "one coefficient >= p, threaded check");
+            x[where[k]] = keep;
+        }
+        CHECK_STATUS(NTT_OK, ntt_polymul_mod_ex(c, a, len, b, len, p, NTT_BACKEND_OPENMP, &o),
+                     "all coefficients < p, threaded check (%d threads)", threads);
+    }
+    free(a), free(b), free(c);
+}
 static void mod_c_aliases_a(void)
 {
     uint64_t buf[200];
@@ -931,7 +958,7 @@ static const test_case cases[] = {
     T(plan_bad_backend_value), T(plan_unavailable_backend), T(plan_null_out), T(plan_rns_bad),
     T(exec_null_data), T(exec_null_plan), T(exec_wrong_width), T(exec_stride_below_n),
     T(mod_null_pointers), T(mod_la_zero), T(mod_lb_zero), T(mod_p_out_of_range), T(mod_coefficient_equals_p),
-    T(mod_coefficient_uint64_max), T(mod_c_aliases_a), T(mod_too_long), T(mod_bad_options), T(mod_unavailable_backend),
+    T(mod_coefficient_uint64_max), T(mod_coefficient_threaded_check), T(mod_c_aliases_a), T(mod_too_long), T(mod_bad_options), T(mod_unavailable_backend),
     T(io_valid_trailing_space_no_newline), T(io_valid_crlf), T(io_valid_tabs), T(io_n_zero), T(io_n_too_large),
     T(io_p_one), T(io_p_2p63), T(io_missing_file), T(io_coefficient_ge_p), T(io_negative), T(io_non_numeric),
     T(io_number_above_2p64), T(io_leading_zeros), T(io_truncated), T(io_trailing_garbage), T(io_empty_file), T(io_null_arguments),

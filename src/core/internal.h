@@ -98,6 +98,10 @@ typedef struct ntt_backend_ops {
                               const void *d_b, size_t lb, size_t count, size_t stride,
                               void *stream);
     int (*dev_last_error)(const ntt_plan *plan);
+
+    /* ntt_polymul_mod's input check on the call's `threads` (0: the
+       backend's default); NULL: ntt_any_geq_u64. */
+    bool (*any_geq_u64)(const uint64_t *a, size_t len, uint64_t p, int threads);
 } ntt_backend_ops;
 
 extern const ntt_backend_ops ntt_scalar_ops;

@@ -276,6 +276,17 @@ static ntt_status via_crt(uint64_t *c, const uint64_t *a, size_t la, const uint6
     return s;
 }
 
+/* 1 if an input is >= p.  Every input is read before anything is written;
+   a threaded backend shares the reading out (64 MB at 2^22, serial work
+   otherwise). */
+static bool inputs_geq(const ntt_backend_ops *ops, const uint64_t *a, size_t la, const uint64_t *b,
+                       size_t lb, uint64_t p, int threads)
+{
+    if (ops && ops->any_geq_u64)
+        return ops->any_geq_u64(a, la, p, threads) || ops->any_geq_u64(b, lb, p, threads);
+    return ntt_any_geq_u64(a, la, p) || ntt_any_geq_u64(b, lb, p);
+}
+
 ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
                               size_t lb, uint64_t p, ntt_backend backend,
                               const ntt_plan_options *opts)
@@ -292,8 +303,8 @@ ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la, const u
     if ((unsigned)o.modmul > NTT_MODMUL_SHOUP || (unsigned)o.variant > NTT_VARIANT_GPU_SHARED ||
         o.threads < 0)
         return NTT_EINVAL;
-    if (ntt_any_geq_u64(a, la, p) || ntt_any_geq_u64(b, lb, p)) return NTT_ERANGE;
     if (backend == NTT_BACKEND_AUTO) backend = ntt_backend_resolve_auto();
+    if (inputs_geq(ntt_backend_lookup(backend), a, la, b, lb, p, o.threads)) return NTT_ERANGE;
     if (!ntt_backend_available(backend)) return NTT_EUNSUPPORTED;
     /* Decided here, not by the plan, so that the answer does not depend on
        whether the inputs are short enough for schoolbook. */

@@ -190,6 +190,21 @@ size_t ntt_openmp_crt_primes(const uint64_t **q)
     return 3;
 }
 
+/* ntt_polymul_mod's input check, split like the transforms. */
+static bool omp_any_geq_u64(const uint64_t *a, size_t len, uint64_t p, int threads)
+{
+    const int nt = threads > 0 ? threads : omp_get_max_threads();
+    if (nt == 1 || len < OMP_MIN_SPLIT) return ntt_any_geq_u64(a, len, p);
+    int bad = 0;
+#pragma omp parallel num_threads(nt) reduction(| : bad)
+    {
+        size_t b, e;
+        ntt_omp_share(len, omp_get_num_threads(), omp_get_thread_num(), &b, &e);
+        bad = ntt_any_geq_u64(a + b, e - b, p);
+    }
+    return bad != 0;
+}
+
 const ntt_backend_ops ntt_openmp_ops = {
     .name = "openmp",
     .id = NTT_BACKEND_OPENMP,
@@ -201,4 +216,5 @@ const ntt_backend_ops ntt_openmp_ops = {
     .inverse = omp_inverse,
     .pointwise = omp_pointwise,
     .polymul = omp_polymul,
+    .any_geq_u64 = omp_any_geq_u64,
 };

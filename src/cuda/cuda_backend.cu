@@ -928,6 +928,7 @@ const ntt_backend_ops ntt_cuda_ops = {
     dev_pointwise,
     dev_polymul,
     dev_last_error,
+    nullptr,  // the input check of ntt_polymul_mod: the CPU's
 };
 
 ntt_status ntt_cuda_get_info_impl(ntt_cuda_info *info)
