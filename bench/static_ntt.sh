@@ -18,7 +18,7 @@ commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # The tools' sources as CMake lists them for ntt_cli, without FLINT and NTL.
 gcc -O2 -std=c17 -D_POSIX_C_SOURCE=200809L -DNTT_GIT_COMMIT="\"$commit\"" -Iinclude -Itools \
     tools/ntt.c tools/cmd_mul.c tools/cmd_gen.c tools/bench.c tools/ladder.c tools/sysinfo.c \
-    tools/oracle.c "$build/libntt.a" "$gmp" -fopenmp -lpthread -lm -static -o "$out/ntt" 2>&1 |
+    tools/ref.c tools/oracle.c "$build/libntt.a" "$gmp" -fopenmp -lpthread -lm -static -o "$out/ntt" 2>&1 |
     grep -v -e "statically linked applications requires" -e "in function" || true
 "$out/ntt" info | sed -n 1,8p
 echo "wrote $out/ntt"

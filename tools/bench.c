@@ -10,11 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-enum row_kind { ROW_NTT, ROW_FLINT, ROW_NTL };
+enum row_kind { ROW_NTT, ROW_REF };
 
 typedef struct {
     char name[96];
     enum row_kind kind;
+    ref_lib lib;     /* ROW_REF */
     ntt_backend backend;
     ntt_plan_options opts;
     bool cold;       /* clear the plan cache before every call */
@@ -130,16 +131,7 @@ static ntt_status row_call(void *ctx, int k)
     case ROW_NTT:
         if (r->cold) ntt_cache_clear();
         return ntt_polymul_mod_ex(t->c, t->a, t->n, t->b, t->n, t->p, r->backend, &r->opts);
-    case ROW_FLINT:
-#ifdef NTT_HAVE_FLINT
-        ref_flint_run(r->job);
-#endif
-        return NTT_OK;
-    case ROW_NTL:
-#ifdef NTT_HAVE_NTL
-        ref_ntl_run(r->job);
-#endif
-        return NTT_OK;
+    case ROW_REF: ref_run(r->lib, r->job); return NTT_OK;
     }
     return NTT_EINVAL;
 }
@@ -159,12 +151,7 @@ static bool row_check(void *ctx, int k, bool after)
             return false;
         }
     }
-#ifdef NTT_HAVE_FLINT
-    if (r->kind == ROW_FLINT) ref_flint_result(r->job, t->c);
-#endif
-#ifdef NTT_HAVE_NTL
-    if (r->kind == ROW_NTL) ref_ntl_result(r->job, t->c);
-#endif
+    if (r->kind == ROW_REF) ref_result(r->lib, r->job, t->c);
     if (memcmp(t->c, t->ref, lc * sizeof *t->c) != 0) {
         snprintf(r->s.why, sizeof r->s.why, "FAILED (%s differs from GMP)",
                  after ? "last timed result" : "result");
@@ -176,12 +163,7 @@ static bool row_check(void *ctx, int k, bool after)
 
 static void free_row(row *r)
 {
-#ifdef NTT_HAVE_FLINT
-    if (r->kind == ROW_FLINT) ref_flint_free(r->job);
-#endif
-#ifdef NTT_HAVE_NTL
-    if (r->kind == ROW_NTL) ref_ntl_free(r->job);
-#endif
+    if (r->kind == ROW_REF) ref_free(r->lib, r->job);
     free(r->s.reps);
 }
 
@@ -251,21 +233,14 @@ static int make_rows(row *rows, const options *o, const uint64_t *a, const uint6
         r->opts.threads = 1;
         r->s.want = o->reps;
     }
-#ifdef NTT_HAVE_FLINT
-    r = add_row(rows, &k, ref_flint_name(), ROW_FLINT);
-    r->job = ref_flint_prepare(a, o->n, b, o->n, p);
-    r->s.want = o->reps;
-    if (!r->job) snprintf(r->s.why, sizeof r->s.why, "FAILED (could not prepare)");
-#endif
-#ifdef NTT_HAVE_NTL
-    r = add_row(rows, &k, ref_ntl_name(), ROW_NTL);
-    r->job = ref_ntl_prepare(a, o->n, b, o->n, p);
-    r->s.want = o->reps;
-    if (!r->job) snprintf(r->s.why, sizeof r->s.why, "unavailable (modulus beyond NTL's single precision)");
-#endif
-    (void)a;
-    (void)b;
-    (void)p;
+    for (int lib = 0; lib < REF_COUNT; lib++) {
+        if (!ref_name((ref_lib)lib)) continue;
+        r = add_row(rows, &k, ref_name((ref_lib)lib), ROW_REF);
+        r->lib = (ref_lib)lib;
+        r->job = ref_prepare(r->lib, a, o->n, b, o->n, p);
+        r->s.want = o->reps;
+        if (!r->job) snprintf(r->s.why, sizeof r->s.why, "%s", ref_unprepared(r->lib));
+    }
     return k;
 }
 
@@ -279,7 +254,8 @@ static void print_table(const modulus_result *m, size_t n)
 {
     const row *flint = NULL;
     for (int i = 0; i < m->nrows; i++)
-        if (m->rows[i].kind == ROW_FLINT && m->rows[i].s.ok) flint = &m->rows[i];
+        if (m->rows[i].kind == ROW_REF && m->rows[i].lib == REF_FLINT && m->rows[i].s.ok)
+            flint = &m->rows[i];
     printf("\np = %llu (%s)\n", (unsigned long long)m->p, product_path(n, m->p));
     printf("  %-46s %12s %12s %12s %6s %9s\n", "implementation", "median", "min", "max", "reps",
            flint ? "vs FLINT" : "");

@@ -22,7 +22,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-enum job_kind { J_MUL, J_FWD, J_FLINT, J_NTL };
+enum job_kind { J_MUL, J_FWD, J_REF };
 
 typedef struct {
     char name[64];
@@ -37,6 +37,7 @@ typedef struct {
     ntt_plan *plan;       /* J_FWD */
     uint32_t *x;
     const uint32_t *xin, *xref; /* J_FWD: input and the scalar spectrum */
+    ref_lib lib;          /* J_REF */
     ref_job *rj;
     bench_series s;
 } job;
@@ -99,16 +100,7 @@ static ntt_status job_call(job *j)
     switch (j->kind) {
     case J_MUL: return ntt_polymul_mod_ex(j->c, j->a, j->n, j->b, j->n, j->p, j->backend, &j->opts);
     case J_FWD: return ntt_forward_u32(j->plan, j->x); /* spectra are valid inputs again */
-    case J_FLINT:
-#ifdef NTT_HAVE_FLINT
-        ref_flint_run(j->rj);
-#endif
-        return NTT_OK;
-    case J_NTL:
-#ifdef NTT_HAVE_NTL
-        ref_ntl_run(j->rj);
-#endif
-        return NTT_OK;
+    case J_REF: ref_run(j->lib, j->rj); return NTT_OK;
     }
     return NTT_EINVAL;
 }
@@ -136,12 +128,7 @@ static bool job_check(job *j)
         snprintf(j->s.why, sizeof j->s.why, "FAILED (%s)", ntt_status_string(s));
         return false;
     }
-#ifdef NTT_HAVE_FLINT
-    if (j->kind == J_FLINT) ref_flint_result(j->rj, j->c);
-#endif
-#ifdef NTT_HAVE_NTL
-    if (j->kind == J_NTL) ref_ntl_result(j->rj, j->c);
-#endif
+    if (j->kind == J_REF) ref_result(j->lib, j->rj, j->c);
     if (memcmp(j->c, j->ref, lc * sizeof *j->c) != 0) {
         snprintf(j->s.why, sizeof j->s.why, "FAILED (differs from GMP)");
         return false;
@@ -151,12 +138,7 @@ static bool job_check(job *j)
 
 static void job_free(job *j)
 {
-#ifdef NTT_HAVE_FLINT
-    if (j->kind == J_FLINT && j->rj) ref_flint_free(j->rj);
-#endif
-#ifdef NTT_HAVE_NTL
-    if (j->kind == J_NTL && j->rj) ref_ntl_free(j->rj);
-#endif
+    if (j->kind == J_REF) ref_free(j->lib, j->rj);
     ntt_plan_destroy(j->plan);
     free(j->x);
     free(j->c);
@@ -252,50 +234,34 @@ static job *add_mul(job *js, int *nj, const char *name, const product *pr, ntt_b
 
 static void add_refs(job *js, int *nj, const product *pr, int want)
 {
-#ifdef NTT_HAVE_FLINT
-    {
-        job *j = add_job(js, nj, "FLINT nmod_poly_mul", J_FLINT, want);
-        snprintf(j->name, sizeof j->name, "%s", ref_flint_name());
+    for (int lib = 0; lib < REF_COUNT; lib++) {
+        const char *name = ref_name((ref_lib)lib);
+        if (!name) continue;
+        job *j = add_job(js, nj, name, J_REF, want);
+        j->lib = (ref_lib)lib;
         j->n = pr->n;
         j->p = pr->p;
         j->ref = pr->ref;
         j->c = malloc((2 * pr->n - 1) * sizeof *j->c);
-        j->rj = ref_flint_prepare(pr->a, pr->n, pr->b, pr->n, pr->p);
-        if (!j->rj || !j->c) snprintf(j->s.why, sizeof j->s.why, "FAILED (could not prepare)");
-    }
-#endif
-#ifdef NTT_HAVE_NTL
-    {
-        job *j = add_job(js, nj, "NTL zz_pX mul", J_NTL, want);
-        snprintf(j->name, sizeof j->name, "%s", ref_ntl_name());
-        j->n = pr->n;
-        j->p = pr->p;
-        j->ref = pr->ref;
-        j->c = malloc((2 * pr->n - 1) * sizeof *j->c);
-        j->rj = ref_ntl_prepare(pr->a, pr->n, pr->b, pr->n, pr->p);
+        j->rj = ref_prepare(j->lib, pr->a, pr->n, pr->b, pr->n, pr->p);
         if (!j->c) snprintf(j->s.why, sizeof j->s.why, "FAILED (out of memory)");
-        else if (!j->rj) snprintf(j->s.why, sizeof j->s.why, "unavailable (modulus beyond NTL's single precision)");
+        else if (!j->rj) snprintf(j->s.why, sizeof j->s.why, "%s", ref_unprepared(j->lib));
     }
-#endif
-    (void)js;
-    (void)nj;
-    (void)pr;
-    (void)want;
 }
 
 /* ---- printing and JSON ---------------------------------------------------------- */
 
-static const job *find_kind(const job *js, int nj, enum job_kind k)
+static const job *find_flint(const job *js, int nj)
 {
     for (int i = 0; i < nj; i++)
-        if (js[i].kind == k && js[i].s.ok) return &js[i];
+        if (js[i].kind == J_REF && js[i].lib == REF_FLINT && js[i].s.ok) return &js[i];
     return NULL;
 }
 
 /* ladder: speed-up columns against the first row and the row before. */
 static void print_jobs(const job *js, int nj, bool ladder)
 {
-    const job *flint = find_kind(js, nj, J_FLINT);
+    const job *flint = find_flint(js, nj);
     printf("  %-36s %11s %11s %11s %5s %9s %9s %9s\n", "implementation", "median", "min", "max",
            "reps", ladder ? "x base" : "", ladder ? "x prev" : "", flint ? "x FLINT" : "");
     const job *first = NULL, *prev = NULL;
@@ -330,7 +296,7 @@ static void json_jobs(FILE *f, const job *js, int nj, const char *indent)
         cli_json_string(f, j->name);
         fprintf(f, ", \"kind\": \"%s\", \"threads\": %d",
                 j->kind == J_MUL ? "ntt" : j->kind == J_FWD ? "forward"
-                                   : j->kind == J_FLINT ? "flint" : "ntl",
+                                   : j->lib == REF_FLINT ? "flint" : "ntl",
                 j->threads);
         if (j->kind == J_MUL || j->kind == J_FWD)
             fprintf(f, ", \"backend\": \"%s\"", ntt_backend_name(j->backend));
