@@ -12,6 +12,8 @@
 #   bench        ntt bench --gpu --json
 #   modmul       the modular multiplication chain-16 table with SASS counts
 #   cpu-scaling  the CPU thread-scaling run on the machine's cores
+# With NTT_GPU_BUNDLE=DIR it builds nothing and runs DIR's binaries (made
+# here by bench/gpu_bundle.sh DIR and carried).
 # GMP headers: when the machine has none, Debian's libgmp-dev .deb files in
 # .device/ (carried, not committed) are unpacked into a private prefix.
 set -uo pipefail
@@ -34,12 +36,20 @@ fi
 
 step() { echo "=== $* ($(date -u +%H:%M:%S))"; }
 
-step build
-# Build logs stay off $OUT (at most 8 files come back) unless the build fails.
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${gmp_args[@]}" >/tmp/cmake.log 2>&1 ||
-  { cp /tmp/cmake.log "$OUT/"; tail -30 /tmp/cmake.log; exit 1; }
-cmake --build "$build" -j "$jobs" >/tmp/build.log 2>&1 ||
-  { cp /tmp/build.log "$OUT/"; grep -E "error" -A3 /tmp/build.log | head -60; exit 1; }
+if [ -n "${NTT_GPU_BUNDLE:-}" ]; then
+  # Binaries built on the developer's machine (bench/gpu_bundle.sh), carried.
+  step "bundle $NTT_GPU_BUNDLE"
+  ntt=$NTT_GPU_BUNDLE/ntt test_cuda=$NTT_GPU_BUNDLE/test_cuda
+  export LD_LIBRARY_PATH=$PWD/$NTT_GPU_BUNDLE/lib:${LD_LIBRARY_PATH:-}
+else
+  step build
+  # Build logs stay off $OUT (at most 8 files come back) unless the build fails.
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${gmp_args[@]}" >/tmp/cmake.log 2>&1 ||
+    { cp /tmp/cmake.log "$OUT/"; tail -30 /tmp/cmake.log; exit 1; }
+  cmake --build "$build" -j "$jobs" >/tmp/build.log 2>&1 ||
+    { cp /tmp/build.log "$OUT/"; grep -E "error" -A3 /tmp/build.log | head -60; exit 1; }
+  ntt=$build/ntt test_cuda=$build/tests/test_cuda
+fi
 
 for stage in "$@"; do
   case $stage in
@@ -52,7 +62,7 @@ for stage in "$@"; do
     ;;
   test)
     step test_cuda
-    timeout "${TEST_TIMEOUT:-400}" "$build/tests/test_cuda" 2>&1 | tee "$OUT/test_cuda.log" | tail -12
+    timeout "${TEST_TIMEOUT:-400}" "$test_cuda" 2>&1 | tee "$OUT/test_cuda.log" | tail -12
     echo "test_cuda exit ${PIPESTATUS[0]}"
     ;;
   sanitize)
@@ -66,14 +76,14 @@ for stage in "$@"; do
       max=${SAN_MAX_LOG:-10} fast=0
       [ $tool = racecheck ] && max=${RACE_MAX_LOG:-13} fast=1
       NTT_TEST_FAST_ONLY=$fast NTT_TEST_MAX_LOG=$max timeout "${SAN_TIMEOUT:-150}" compute-sanitizer \
-        --tool $tool --report-api-errors no --error-exitcode 99 "$build/tests/test_cuda" \
+        --tool $tool --report-api-errors no --error-exitcode 99 "$test_cuda" \
         >"$OUT/sanitize-$tool.log" 2>&1
       echo "$tool (sizes to 2^$max) exit $?"; tail -3 "$OUT/sanitize-$tool.log"
     done
     ;;
   bench)
     step ntt bench --gpu
-    "$build/ntt" bench --gpu --json "$OUT/gpu-bench.json" >"$OUT/gpu-bench.txt" 2>&1
+    "$ntt" bench --gpu --json "$OUT/gpu-bench.json" >"$OUT/gpu-bench.txt" 2>&1
     echo "bench exit $?"; tail -60 "$OUT/gpu-bench.txt"
     ;;
   profile)
@@ -85,24 +95,24 @@ for stage in "$@"; do
         --section LaunchStats --section WarpStateStats --section MemoryWorkloadAnalysis \
         --section ComputeWorkloadAnalysis --section InstructionStats --section SchedulerStats \
         --kernel-name regex:"k_pass|k_polymul_bottom" --launch-skip 0 --launch-count 3 \
-        "$build/ntt" bench --gpu --profile >>"$OUT/ncu.txt" 2>&1
+        "$ntt" bench --gpu --profile >>"$OUT/ncu.txt" 2>&1
       echo "ncu case $c exit $?"
     done
     grep -E "k_pass|k_polymul|Duration|Throughput|Achieved Occupancy|Registers Per|Block Limit|Stall|Warp Cycles|Bank|Issued Ipc|Executed Ipc" "$OUT/ncu.txt" | head -150
     ;;
   modmul)
     step modmul chain-16
-    "$build/ntt" bench --gpu-modmul --json "$OUT/gpu-modmul.json" >"$OUT/gpu-modmul.txt" 2>&1
+    "$ntt" bench --gpu-modmul --json "$OUT/gpu-modmul.json" >"$OUT/gpu-modmul.txt" 2>&1
     echo "modmul exit $?"
     if command -v cuobjdump >/dev/null; then
-      cuobjdump -sass "$build/ntt" >"$OUT/sass-ntt.txt" 2>&1
+      cuobjdump -sass "$ntt" >"$OUT/sass-ntt.txt" 2>&1
       python3 bench/sass_counts.py "$OUT/sass-ntt.txt" "$OUT/gpu-modmul.json" >>"$OUT/gpu-modmul.txt" 2>&1
     fi
     tail -30 "$OUT/gpu-modmul.txt"
     ;;
   cpu-scaling)
     step cpu scaling
-    "$build/ntt" bench --ladder --threads "1,2,4,8,16" --json "$OUT/cpu-scaling.json" \
+    "$ntt" bench --ladder --threads "1,2,4,8,16" --json "$OUT/cpu-scaling.json" \
       >"$OUT/cpu-scaling.txt" 2>&1
     echo "cpu-scaling exit $?"; tail -30 "$OUT/cpu-scaling.txt"
     ;;

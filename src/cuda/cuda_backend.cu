@@ -14,6 +14,7 @@ extern "C" {
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 using namespace nttc;
 
@@ -335,17 +336,44 @@ ntt_status launch_tiles(ntt_plan *plan, void (*kern)(PassArgs<T>), const Geom &g
     return NTT_OK;
 }
 
+// The kernels made for column height P (1 .. kMaxP), by run-time P.
+template <class T> using PassKernel = void (*)(PassArgs<T>);
+
+template <class T, int K, bool INV, int... I>
+PassKernel<T> pass_kernel(int P, std::integer_sequence<int, I...>)
+{
+    PassKernel<T> k = nullptr;
+    ((P == I + 1 ? (void)(k = k_pass<T, K, INV, I + 1>) : (void)0), ...);
+    return k;
+}
+template <class T, int K, bool INV> PassKernel<T> pass_kernel(int P)
+{
+    return pass_kernel<T, K, INV>(P, std::make_integer_sequence<int, kMaxP>());
+}
+
+template <class T, int K, int... I>
+PassKernel<T> bottom_kernel(int P, std::integer_sequence<int, I...>)
+{
+    PassKernel<T> k = nullptr;
+    ((P == I + 1 ? (void)(k = k_polymul_bottom<T, K, I + 1>) : (void)0), ...);
+    return k;
+}
+template <class T, int K> PassKernel<T> bottom_kernel(int P)
+{
+    return bottom_kernel<T, K>(P, std::make_integer_sequence<int, kMaxP>());
+}
+
 template <class T, int K, bool INV>
 ntt_status launch_pass(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t items, int nz,
                        cudaStream_t st)
 {
-    return launch_tiles<T>(plan, k_pass<T, K, INV>, g, a, items, nz, false, st);
+    return launch_tiles<T>(plan, pass_kernel<T, K, INV>(g.P), g, a, items, nz, false, st);
 }
 
 template <class T, int K>
 ntt_status launch_bottom(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t items, cudaStream_t st)
 {
-    return launch_tiles<T>(plan, k_polymul_bottom<T, K>, g, a, items, 1, true, st);
+    return launch_tiles<T>(plan, bottom_kernel<T, K>(g.P), g, a, items, 1, true, st);
 }
 
 // One thread per element: n <= 2^30 gives at most 2^22 blocks of 256, well
@@ -629,12 +657,14 @@ template <class T, int K> struct Impl {
     static ntt_status prepare(ntt_plan *p, int smem_max)
     {
         if (p->variant != NTT_VARIANT_FAST) return NTT_OK;
-        CK(p, cudaFuncSetAttribute(k_pass<T, K, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   smem_max));
-        CK(p, cudaFuncSetAttribute(k_pass<T, K, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   smem_max));
-        CK(p, cudaFuncSetAttribute(k_polymul_bottom<T, K>,
-                                   cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+        const CudaPlan *cp = cp_of(p);
+        for (int i = 0; i <= cp->npasses; i++) {
+            const int P = i < cp->npasses ? cp->passes[i].P : cp->fused.P;
+            const PassKernel<T> ks[3] = {pass_kernel<T, K, false>(P), pass_kernel<T, K, true>(P),
+                                         bottom_kernel<T, K>(P)};
+            for (PassKernel<T> k : ks)
+                CK(p, cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+        }
         return NTT_OK;
     }
 };

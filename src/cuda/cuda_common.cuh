@@ -27,7 +27,8 @@ enum { K_NAIVE = 1, K_BARRETT = 2, K_MONT = 3, K_SHOUP = 4 };
 // A twiddle and its kind-specific companion: nothing (naive, Barrett), the
 // Shoup quotient floor(w 2^k / p), or for Montgomery the value in
 // Montgomery form wR mod p with x = (wR) p^-1 mod 2^k.
-template <class T> struct Tw {
+// Aligned to its size, so that one 8- or 16-byte load brings both.
+template <class T> struct alignas(2 * sizeof(T)) Tw {
     T w, x;
 };
 

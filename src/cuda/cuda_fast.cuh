@@ -33,17 +33,23 @@ struct Geom {
 // the sizes as even as they can be (the larger ones first): fewer rounds
 // are fewer trips through shared memory and fewer barriers, and even
 // sizes keep every round's thread count close to the others'.
-__host__ __device__ inline int round_count(int P, int rmax) { return (P + rmax - 1) / rmax; }
-__host__ __device__ inline int round_size(int P, int rmax, int idx)
+__host__ __device__ constexpr int round_count(int P, int rmax) { return (P + rmax - 1) / rmax; }
+__host__ __device__ constexpr int round_size(int P, int rmax, int idx)
 {
-    const int nr = round_count(P, rmax);
-    return P / nr + (idx < P % nr ? 1 : 0);
+    return P / round_count(P, rmax) + (idx < P % round_count(P, rmax) ? 1 : 0);
 }
-__host__ __device__ inline int round_start(int P, int rmax, int idx)
+__host__ __device__ constexpr int round_start(int P, int rmax, int idx)
 {
-    const int nr = round_count(P, rmax);
-    return idx * (P / nr) + (idx < P % nr ? idx : P % nr);
+    return idx * (P / round_count(P, rmax)) +
+           (idx < P % round_count(P, rmax) ? idx : P % round_count(P, rmax));
 }
+
+// The kernels are made for each column height P (levels per pass) up to
+// this: with P known, every shared-memory offset of a group and the
+// global offsets of a bottom pass are constants of the instruction, where
+// a run-time P cost about five integer instructions per element access
+// (SASS of 642032a: some 40% of a radix-16 round).
+constexpr int kMaxP = 13;
 
 template <class T> struct PassArgs {
     const T *in[2];     // operand blockIdx.z
@@ -57,27 +63,19 @@ template <class T> struct PassArgs {
     int flags;
 };
 
-template <class T> struct TileShape {
-    int P, L, C, logC, lo, d0, nhi, rs, rmax;
+template <class T, int P> struct TileShape {
+    static constexpr int L = 1 << P;
+    static constexpr int RS = L + (L >> 5) + 1;  // padded row
+    int C, logC, lo, d0, nhi;
     __device__ TileShape(const Geom &g)
+        : C(1 << g.logC), logC(g.logC), lo(g.lo), d0(g.d0),
+          nhi(g.lo > 0 ? 1 : 1 << g.logC)  // columns of one block share hi unless lo = 0
     {
-        P = g.P;
-        L = 1 << P;
-        logC = g.logC;
-        C = 1 << logC;
-        lo = g.lo;
-        d0 = g.d0;
-        nhi = lo > 0 ? 1 : C;  // columns of one block share hi unless lo = 0
-        rs = L + (L >> 5) + 1; // padded row
-        rmax = g.rmax;
-    }
-    __device__ size_t elem(size_t gc, int mid) const
-    {
-        return ((gc >> lo) << (P + lo)) + ((size_t)mid << lo) + (gc & (((size_t)1 << lo) - 1));
     }
     // One word of padding per 32 (and per row): the strided patterns of the
     // later rounds (stride 8, 64) then fall on distinct banks.
-    __device__ int at(int c, int mid) const { return c * rs + mid + (mid >> 5); }
+    __host__ __device__ static constexpr int pad(int m) { return m + (m >> 5); }
+    __device__ int at(int c, int mid) const { return c * RS + pad(mid); }
 };
 
 template <class T> __host__ __device__ inline size_t tile_bytes(const Geom &g)
@@ -156,64 +154,70 @@ __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, ui
     }
 }
 
-// One round: groups of R = 2^r elements, pass levels s0 .. s0+r-1.  All
-// loads of a group are issued before the first use; its elements are found
-// from a per-group pointer and stride.
-template <int K, class T, bool INV, int r>
-__device__ __forceinline__ void round_r(const TileShape<T> &S, const PassIO<T> &io, uint32_t gc0,
-                                        int s0, bool from_global, bool to_global, const Mod<T> &Mg,
-                                        const Ar<T> &M, const Tw<T> *tab, bool scale_root,
-                                        Tw<T> sc, Tw<T> sc1, int tid, int nthr)
+// One round: groups of R = 2^r elements, pass levels S0 .. S0+r-1.  A
+// group's elements lie 2^GLO apart in its column (GLO = P - S0 - r); the
+// bits of mid below and above theirs (gl, gh) name the group.  All loads
+// of a group are issued before the first use.
+template <int K, class T, bool INV, int P, int S0, int r>
+__device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T> &io,
+                                        uint32_t gc0, bool from_global, bool to_global,
+                                        const Mod<T> &Mg, const Ar<T> &M, const Tw<T> *tab,
+                                        bool scale_root, Tw<T> sc, Tw<T> sc1, int tid, int nthr)
 {
-    constexpr int R = 1 << r;
-    const int glo_bits = S.P - s0 - r;
-    const int glo_n = 1 << glo_bits, ghi_n = 1 << s0;
-    const int groups = S.C << (S.P - r);
+    constexpr int R = 1 << r, GLO = P - S0 - r;
+    constexpr int glo_mask = (1 << GLO) - 1;
+    const int groups = S.C << (P - r);
     // Checked once: only a product's first pass reads short operands, and
     // only a product's last pass writes a short result.
-    const size_t n = (size_t)1 << (S.d0 + S.P + S.lo);
+    const size_t n = (size_t)1 << (S.d0 + P + S.lo);
     const bool partial_in = from_global && io.in_len < n;
     const bool partial_out = to_global && io.out_len < n;
     const bool reduce = to_global && (io.flags & F_REDUCE);
     const uint32_t lomask = (1u << S.lo) - 1;
-    const size_t gst = (size_t)1 << (glo_bits + S.lo);  // element stride in memory
-    const unsigned d = (unsigned)(S.d0 + s0);
+    const int gsh = GLO + S.lo;  // log2 of the element stride in global memory
+    const unsigned d = (unsigned)(S.d0 + S0);
     for (int g = tid; g < groups; g += nthr) {
         int c, gl, gh;
         if (S.lo > 0) {
             c = g & (S.C - 1);
-            int rest = g >> S.logC;
-            gl = rest & (glo_n - 1);
-            gh = rest >> glo_bits;
+            const int rest = g >> S.logC;
+            gl = rest & glo_mask;
+            gh = rest >> GLO;
         } else {
-            gl = g & (glo_n - 1);
-            int rest = g >> glo_bits;
-            gh = rest & (ghi_n - 1);
-            c = rest >> s0;
+            gl = g & glo_mask;
+            const int rest = g >> GLO;
+            gh = rest & ((1 << S0) - 1);
+            c = rest >> S0;
         }
-        const int base = (gh << (S.P - s0)) | gl;
+        const int base = (gh << (P - S0)) | gl;
         const uint32_t gc = gc0 + (uint32_t)c;
         const uint32_t hi = (S.nhi == 1 ? gc0 : gc) >> S.lo;
-        const uint32_t g0 = ((gc >> S.lo) << (S.P + S.lo)) + ((uint32_t)base << S.lo) + (gc & lomask);
-        T *trow = io.tile + c * S.rs;
+        const uint32_t g0 = ((gc >> S.lo) << (P + S.lo)) + ((uint32_t)base << S.lo) + (gc & lomask);
+        // The group's first element in the padded tile row; element e lies a
+        // constant pad(e << GLO) further, since the bits of e lie apart from
+        // those of gl and gh.
+        T *trow = io.tile + c * S.RS + S.pad(base);
         T x[R];
         if (from_global) {
             const T *gp = io.gin + g0;
-            if (!partial_in) {
+            if (partial_in) {
 #pragma unroll
-                for (int e = 0; e < R; e++) x[e] = gp[e * gst];
+                for (int e = 0; e < R; e++) {
+                    const size_t o = (size_t)e << gsh;
+                    x[e] = g0 + o < io.in_len ? gp[o] : T(0);
+                }
+            } else if (S.lo == 0) {  // constant offsets
+#pragma unroll
+                for (int e = 0; e < R; e++) x[e] = gp[e << GLO];
             } else {
 #pragma unroll
-                for (int e = 0; e < R; e++) x[e] = g0 + e * gst < io.in_len ? gp[e * gst] : T(0);
+                for (int e = 0; e < R; e++) x[e] = gp[(size_t)e << gsh];
             }
         } else {
 #pragma unroll
-            for (int e = 0; e < R; e++) {
-                const int m = base + (e << glo_bits);
-                x[e] = trow[m + (m >> 5)];
-            }
+            for (int e = 0; e < R; e++) x[e] = trow[S.pad(e << GLO)];
         }
-        group_butterflies<K, T, INV, r>(x, d, hi, s0, gh, Mg, M, tab, scale_root, sc, sc1);
+        group_butterflies<K, T, INV, r>(x, d, hi, S0, gh, Mg, M, tab, scale_root, sc, sc1);
         if (to_global) {
             if (reduce) {
 #pragma unroll
@@ -221,59 +225,47 @@ __device__ __forceinline__ void round_r(const TileShape<T> &S, const PassIO<T> &
                     x[e] = INV ? csub(x[e], M.p) : csub(csub(x[e], M.p2), M.p);
             }
             T *gp = io.gout + g0;
-            if (!partial_out) {
+            if (partial_out) {
 #pragma unroll
-                for (int e = 0; e < R; e++) gp[e * gst] = x[e];
+                for (int e = 0; e < R; e++) {
+                    const size_t o = (size_t)e << gsh;
+                    if (g0 + o < io.out_len) gp[o] = x[e];
+                }
+            } else if (S.lo == 0) {
+#pragma unroll
+                for (int e = 0; e < R; e++) gp[e << GLO] = x[e];
             } else {
 #pragma unroll
-                for (int e = 0; e < R; e++)
-                    if (g0 + e * gst < io.out_len) gp[e * gst] = x[e];
+                for (int e = 0; e < R; e++) gp[(size_t)e << gsh] = x[e];
             }
         } else {
 #pragma unroll
-            for (int e = 0; e < R; e++) {
-                const int m = base + (e << glo_bits);
-                trow[m + (m >> 5)] = x[e];
-            }
+            for (int e = 0; e < R; e++) trow[S.pad(e << GLO)] = x[e];
         }
     }
 }
 
-// The rounds of a pass (round_size), in reverse for the inverse.  The
-// first round reads io.gin (when first_global) and the last writes io.gout
-// (when last_global); the rest go through the shared tile, with a barrier
-// before every round that reads what others wrote.  Threads tid of nthr
-// share the groups; every thread of the block calls this the same number
-// of times, so that the barriers match.  S.rmax <= RMAX.
-template <int K, class T, bool INV, int RMAX>
-__device__ void run_rounds(const TileShape<T> &S, const PassIO<T> &io, uint32_t gc0,
-                           bool first_global, bool last_global, const Mod<T> &Mg, const Ar<T> &M,
-                           bool scale_root, Tw<T> sc, Tw<T> sc1, int tid, int nthr)
+// The rounds of a pass (round_size), in reverse for the inverse, from
+// round Q on.  The first round reads io.gin (when first_global) and the
+// last writes io.gout (when last_global); the rest go through the shared
+// tile, with a barrier before every round that reads what others wrote.
+// Threads tid of nthr share the groups; every thread of the block calls
+// this the same number of times, so that the barriers match.
+template <int K, class T, bool INV, int P, int RMAX, int Q = 0>
+__device__ __forceinline__ void run_rounds(const TileShape<T, P> &S, const PassIO<T> &io,
+                                           uint32_t gc0, bool first_global, bool last_global,
+                                           const Mod<T> &Mg, const Ar<T> &M, bool scale_root,
+                                           Tw<T> sc, Tw<T> sc1, int tid, int nthr)
 {
-    const Tw<T> *tab = INV ? Mg.itw : Mg.ftw;
-    const int nr = round_count(S.P, S.rmax);
-    for (int q = 0; q < nr; q++) {
-        const int idx = INV ? nr - 1 - q : q;
-        const int s0 = round_start(S.P, S.rmax, idx);
-        const int r = round_size(S.P, S.rmax, idx);
-        const bool fg = first_global && q == 0, tg = last_global && q == nr - 1;
-        // Only the round sizes this kernel is made for: the radix-16 code's
-        // registers would count against every kernel that contains it.
-        if constexpr (RMAX >= 4) {
-            if (r == 4) {
-                round_r<K, T, INV, 4>(S, io, gc0, s0, fg, tg, Mg, M, tab, scale_root, sc, sc1, tid,
-                                      nthr);
-                if (!tg) __syncthreads();
-                continue;
-            }
-        }
-        if (r == 3)
-            round_r<K, T, INV, 3>(S, io, gc0, s0, fg, tg, Mg, M, tab, scale_root, sc, sc1, tid, nthr);
-        else if (r == 2)
-            round_r<K, T, INV, 2>(S, io, gc0, s0, fg, tg, Mg, M, tab, scale_root, sc, sc1, tid, nthr);
-        else
-            round_r<K, T, INV, 1>(S, io, gc0, s0, fg, tg, Mg, M, tab, scale_root, sc, sc1, tid, nthr);
+    constexpr int NR = round_count(P, RMAX);
+    if constexpr (Q < NR) {
+        constexpr int IDX = INV ? NR - 1 - Q : Q;
+        const bool fg = first_global && Q == 0, tg = last_global && Q == NR - 1;
+        round_r<K, T, INV, P, round_start(P, RMAX, IDX), round_size(P, RMAX, IDX)>(
+            S, io, gc0, fg, tg, Mg, M, INV ? Mg.itw : Mg.ftw, scale_root, sc, sc1, tid, nthr);
         if (!tg) __syncthreads();
+        run_rounds<K, T, INV, P, RMAX, Q + 1>(S, io, gc0, first_global, last_global, Mg, M,
+                                              scale_root, sc, sc1, tid, nthr);
     }
 }
 
@@ -286,11 +278,11 @@ template <class T> __host__ __device__ constexpr int pass_rmax() { return sizeof
 // occupancy than the saved round trips through shared memory bring back.
 template <class T> __host__ __device__ constexpr int pass_max_threads() { return sizeof(T) == 4 ? 512 : 256; }
 
-template <class T, int K, bool INV>
+template <class T, int K, bool INV, int P>
 __global__ void __launch_bounds__(pass_max_threads<T>()) k_pass(PassArgs<T> a)
 {
     NTT_DYN_SMEM(smem);
-    const TileShape<T> S(a.g);
+    const TileShape<T, P> S(a.g);
     const int z = blockIdx.z;
     const size_t item = blockIdx.y;
     const Mod<T> &Mg = a.mods[(a.item0 + item) % a.nmod];
@@ -304,8 +296,8 @@ __global__ void __launch_bounds__(pass_max_threads<T>()) k_pass(PassArgs<T> a)
     const bool scale = INV && S.d0 == 0 && (a.flags & (F_SCALE_INV | F_SCALE_MUL));
     const Tw<T> sc = (a.flags & F_SCALE_MUL) ? Mg.s_mul : Mg.s_inv;
     const Tw<T> sc1 = (a.flags & F_SCALE_MUL) ? Mg.s1_mul : Mg.s1_inv;
-    run_rounds<K, T, INV, pass_rmax<T>()>(S, io, blockIdx.x << S.logC, true, true, Mg, M, scale,
-                                          sc, sc1, threadIdx.x, blockDim.x);
+    run_rounds<K, T, INV, P, pass_rmax<T>()>(S, io, blockIdx.x << S.logC, true, true, Mg, M, scale,
+                                             sc, sc1, threadIdx.x, blockDim.x);
 }
 
 // The bottom pass of a product: the forward last levels of both operands
@@ -315,11 +307,11 @@ __global__ void __launch_bounds__(pass_max_threads<T>()) k_pass(PassArgs<T> a)
 // levels and the operands one after the other: measured faster here than
 // radix 16 with the two forward transforms side by side on the two halves
 // of a 512-thread block (21.6 against 14.8 us at 2^18 on an H200).
-template <class T, int K>
+template <class T, int K, int P>
 __global__ void __launch_bounds__(256) k_polymul_bottom(PassArgs<T> a)
 {
     NTT_DYN_SMEM(smem);
-    const TileShape<T> S(a.g);
+    const TileShape<T, P> S(a.g);
     const size_t item = blockIdx.y;
     const Mod<T> &Mg = a.mods[(a.item0 + item) % a.nmod];
     const Ar<T> M = Mg.a;
@@ -330,17 +322,18 @@ __global__ void __launch_bounds__(256) k_polymul_bottom(PassArgs<T> a)
     const int tid = threadIdx.x, nt = blockDim.x;
     PassIO<T> ia = {a.in[0] + item * a.in_stride, nullptr, a.in_len[0], 0, ta, 0};
     PassIO<T> ib = {a.in[1] + item * a.in_stride, nullptr, a.in_len[1], 0, tb, 0};
-    run_rounds<K, T, false, 3>(S, ia, gc0, true, false, Mg, M, false, none, none, tid, nt);
-    run_rounds<K, T, false, 3>(S, ib, gc0, true, false, Mg, M, false, none, none, tid, nt);
+    run_rounds<K, T, false, P, 3>(S, ia, gc0, true, false, Mg, M, false, none, none, tid, nt);
+    run_rounds<K, T, false, P, 3>(S, ib, gc0, true, false, Mg, M, false, none, none, tid, nt);
     for (int i = tid; i < S.C * S.L; i += nt) {
-        const int k = S.at(i >> S.P, i & (S.L - 1));
+        const int k = S.at(i >> P, i & (S.L - 1));
         ta[k] = mul2<K, T>(ta[k], tb[k], M);
     }
     __syncthreads();
     const bool root = S.d0 == 0;
     PassIO<T> ic = {nullptr, a.out[0] + item * a.out_stride, 0, a.out_len, ta,
                     root ? F_REDUCE : 0};
-    run_rounds<K, T, true, 3>(S, ic, gc0, false, true, Mg, M, root, Mg.s_mul, Mg.s1_mul, tid, nt);
+    run_rounds<K, T, true, P, 3>(S, ic, gc0, false, true, Mg, M, root, Mg.s_mul, Mg.s1_mul, tid,
+                                 nt);
 }
 
 // Public pointwise product: a, b in [0, p) -> a b mod p.

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# gpu_bundle.sh [OUTDIR]: the CUDA build of `ntt` and tests/test_cuda made
+# here (nvcc is on this machine), without FLINT and NTL, with the shared
+# libraries the device machine lacks in OUTDIR/lib (default build-gpub,
+# ignored by git).  Device time then goes to running, not compiling: carry
+# OUTDIR and run
+#   LD_LIBRARY_PATH=OUTDIR/lib OUTDIR/ntt bench --gpu ...
+# or `bash bench/run_gpu.sh` with NTT_GPU_BUNDLE=OUTDIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-build-gpub}
+build=$out.cmake
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DNTT_ENABLE_REFS=OFF >/dev/null
+cmake --build "$build" -j "$(nproc)" --target ntt_cli test_cuda >/dev/null
+mkdir -p "$out/lib"
+cp "$build/ntt" "$build/tests/test_cuda" "$out/"
+# Every library the two binaries load, less the C library's own and CUDA's
+# runtime (the device machine has its own driver-matched one).
+ldd "$out/ntt" "$out/test_cuda" | awk '/=> \// {print $3}' | sort -u |
+  grep -v -E '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*|libcudart)\.so' |
+  xargs -r -I{} cp -L {} "$out/lib/"
+ls "$out/lib"
+echo "wrote $out (commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ', with uncommitted changes'))"
