@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gpu_bundle.sh [OUTDIR]: the CUDA build of `ntt` and tests/test_cuda made
+# gpu_bundle.sh [OUTDIR [CMAKE_ARGS...]]: the CUDA build of `ntt` and tests/test_cuda made
 # here (nvcc is on this machine), without FLINT and NTL, with the shared
 # libraries the device machine lacks in OUTDIR/lib (default build-gpub,
 # ignored by git).  Device time then goes to running, not compiling: carry
@@ -9,8 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build-gpub}
+shift $(( $# > 0 ? 1 : 0 ))
 build=$out.cmake
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DNTT_ENABLE_REFS=OFF >/dev/null
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DNTT_ENABLE_REFS=OFF "$@" >/dev/null
 cmake --build "$build" -j "$(nproc)" --target ntt_cli test_cuda >/dev/null
 mkdir -p "$out/lib"
 cp "$build/ntt" "$build/tests/test_cuda" "$out/"

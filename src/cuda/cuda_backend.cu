@@ -318,7 +318,8 @@ template <class T>
 ntt_status launch_tiles(ntt_plan *plan, void (*kern)(PassArgs<T>), const Geom &g, PassArgs<T> a,
                         size_t items, int nz, bool fused, cudaStream_t st)
 {
-    const dim3 block(pass_threads(g, fused ? 256 : pass_max_threads<T>()));
+    // The fused kernel: one half of the block per operand.
+    const dim3 block(fused ? 2 * pass_threads(g, 256) : pass_threads(g, pass_max_threads<T>()));
     const size_t smem = pass_smem<T>(g, fused);
     const size_t gx = (size_t)1 << (g.d0 + g.lo - g.logC);
     for (size_t i0 = 0; i0 < items; i0 += kMaxGridY) {

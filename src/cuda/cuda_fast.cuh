@@ -278,8 +278,19 @@ template <class T> __host__ __device__ constexpr int pass_rmax() { return sizeof
 // occupancy than the saved round trips through shared memory bring back.
 template <class T> __host__ __device__ constexpr int pass_max_threads() { return sizeof(T) == 4 ? 512 : 256; }
 
+// Blocks per SM that the compiler must leave registers for.  The u32
+// passes of 12 and 13 levels (the bottom passes of 2^23 and 2^24, 32 KiB
+// tiles) are held to 40 registers, three blocks of 512 threads per SM:
+// 2^24 forward 235 -> 193 us on an H200.  Doing the same for 11 levels
+// made 2^18 10% slower; the rest keep 80 registers
+// (bench/results/gpu-h200-2026-11-21d-minb-*.txt).
+template <class T, int P> __host__ __device__ constexpr int pass_min_blocks()
+{
+    return sizeof(T) == 4 && P >= 12 ? 3 : 1;
+}
+
 template <class T, int K, bool INV, int P>
-__global__ void __launch_bounds__(pass_max_threads<T>()) k_pass(PassArgs<T> a)
+__global__ void __launch_bounds__(pass_max_threads<T>(), pass_min_blocks<T, P>()) k_pass(PassArgs<T> a)
 {
     NTT_DYN_SMEM(smem);
     const TileShape<T, P> S(a.g);
@@ -304,11 +315,12 @@ __global__ void __launch_bounds__(pass_max_threads<T>()) k_pass(PassArgs<T> a)
 // (ending in shared memory), the pointwise product, the inverse first
 // levels (ending in global memory).  When the whole transform is this one
 // pass (d0 = 0) it also scales and reduces.  Rounds of at most three
-// levels and the operands one after the other: measured faster here than
-// radix 16 with the two forward transforms side by side on the two halves
-// of a 512-thread block (21.6 against 14.8 us at 2^18 on an H200).
+// levels.  The two halves of the block transform the two operands side by
+// side (a single thread, as in the CPU stand-in, takes them in turn): the
+// kernel is bound by the latency of its dependent rounds, and twice the
+// warps per SM hide more of it.
 template <class T, int K, int P>
-__global__ void __launch_bounds__(256) k_polymul_bottom(PassArgs<T> a)
+__global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
 {
     NTT_DYN_SMEM(smem);
     const TileShape<T, P> S(a.g);
@@ -322,8 +334,15 @@ __global__ void __launch_bounds__(256) k_polymul_bottom(PassArgs<T> a)
     const int tid = threadIdx.x, nt = blockDim.x;
     PassIO<T> ia = {a.in[0] + item * a.in_stride, nullptr, a.in_len[0], 0, ta, 0};
     PassIO<T> ib = {a.in[1] + item * a.in_stride, nullptr, a.in_len[1], 0, tb, 0};
-    run_rounds<K, T, false, P, 3>(S, ia, gc0, true, false, Mg, M, false, none, none, tid, nt);
-    run_rounds<K, T, false, P, 3>(S, ib, gc0, true, false, Mg, M, false, none, none, tid, nt);
+    if (nt == 1) {
+        run_rounds<K, T, false, P, 3>(S, ia, gc0, true, false, Mg, M, false, none, none, 0, 1);
+        run_rounds<K, T, false, P, 3>(S, ib, gc0, true, false, Mg, M, false, none, none, 0, 1);
+    } else {
+        const int half = nt >> 1;
+        const bool second = tid >= half;
+        run_rounds<K, T, false, P, 3>(S, second ? ib : ia, gc0, true, false, Mg, M, false, none,
+                                      none, second ? tid - half : tid, half);
+    }
     for (int i = tid; i < S.C * S.L; i += nt) {
         const int k = S.at(i >> P, i & (S.L - 1));
         ta[k] = mul2<K, T>(ta[k], tb[k], M);
