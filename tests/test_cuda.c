@@ -336,6 +336,42 @@ static void errors(void)
     uint32_t a[64] = {0};
     a[5] = (uint32_t)P32;
     if (pg) CHECK_STATUS(NTT_ERANGE, ntt_forward_u32(pg, a), "input = p");
+    /* ... and products, from page-locked memory (checked while the device
+       works) as from ordinary memory: NTT_ERANGE with c untouched, and the
+       same buffers then multiply correctly. */
+    uint32_t *pa = NULL, *pb = NULL, *pc = NULL, ord[3][64], want[64];
+    if (pg && ps && cuda_ok(cudaMallocHost((void **)&pa, 64 * 4), "cudaMallocHost") &&
+        cuda_ok(cudaMallocHost((void **)&pb, 64 * 4), "cudaMallocHost") &&
+        cuda_ok(cudaMallocHost((void **)&pc, 64 * 4), "cudaMallocHost")) {
+        for (int pinned = 1; pinned >= 0; pinned--) {
+            uint32_t *x = pinned ? pa : ord[0], *y = pinned ? pb : ord[1], *z = pinned ? pc : ord[2];
+            for (int i = 0; i < 64; i++) {
+                x[i] = (uint32_t)(7 * i + 1);
+                y[i] = (uint32_t)(P32 - 1 - (uint32_t)i);
+            }
+            for (int bad = 0; bad < 3; bad++) {
+                uint32_t *v = bad == 1 ? x : y;
+                const int at = bad == 1 ? 0 : 31;
+                const uint32_t keep = v[at];
+                v[at] = (uint32_t)P32 + (uint32_t)bad;
+                for (int i = 0; i < 64; i++) z[i] = 0xdeadbeefu;
+                ntt_status st = bad == 2 ? ntt_polymul_u32(pg, z, x, y)
+                                         : ntt_polymul_linear_u32(pg, z, x, 32, y, 32);
+                CHECK_STATUS(NTT_ERANGE, st, "product, %s, coefficient %u", pinned ? "pinned" : "pageable",
+                             (unsigned)v[at]);
+                int kept = 1;
+                for (int i = 0; i < 64; i++) kept &= z[i] == 0xdeadbeefu;
+                CHECK(kept, "c written by a refused product (%s)", pinned ? "pinned" : "pageable");
+                v[at] = keep;
+            }
+            CHECK_STATUS(NTT_OK, ntt_polymul_linear_u32(pg, z, x, 32, y, 32), "valid product");
+            CHECK_STATUS(NTT_OK, ntt_polymul_linear_u32(ps, want, x, 32, y, 32), "scalar product");
+            CHECK(memcmp(z, want, 63 * 4) == 0, "product after refusals (%s)", pinned ? "pinned" : "pageable");
+        }
+    }
+    cudaFreeHost(pa);
+    cudaFreeHost(pb);
+    cudaFreeHost(pc);
     ntt_plan_destroy(ps);
     ntt_plan_destroy(pg);
     ntt_cuda_info info;

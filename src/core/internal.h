@@ -102,6 +102,12 @@ typedef struct ntt_backend_ops {
     /* ntt_polymul_mod's input check on the call's `threads` (0: the
        backend's default); NULL: ntt_any_geq_u64. */
     bool (*any_geq_u64)(const uint64_t *a, size_t len, uint64_t p, int threads);
+
+    /* The polymul entry checks a and b itself when io64 is false (as
+       ntt_out_of_range), returning NTT_ERANGE with c untouched, so that the
+       check can run while the device works; the plan calls then skip
+       theirs.  io64 calls come checked from ntt_polymul_mod. */
+    bool polymul_checks_inputs;
 } ntt_backend_ops;
 
 extern const ntt_backend_ops ntt_scalar_ops;
@@ -148,5 +154,8 @@ static inline bool ntt_overlaps(const void *x, size_t xbytes, const void *y, siz
 }
 /* 1 if some a[i] >= p (cpu.c: AVX2 when the CPU has it). */
 bool ntt_any_geq_u64(const uint64_t *a, size_t len, uint64_t p);
+/* Whether any of the first len coefficients of count items (stride apart,
+   plan->width wide) is >= its item's modulus. */
+bool ntt_out_of_range(const ntt_plan *plan, const void *a, size_t len, size_t count, size_t stride);
 
 #endif /* NTT_INTERNAL_H */

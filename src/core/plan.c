@@ -103,8 +103,8 @@ size_t ntt_plan_moduli(const ntt_plan *plan, const uint64_t **moduli)
 /* ---- validation ----------------------------------------------------------- */
 
 /* 1 if any of the batch's inputs is >= its modulus. */
-static bool out_of_range(const ntt_plan *plan, const void *a, size_t len, size_t count,
-                         size_t stride)
+bool ntt_out_of_range(const ntt_plan *plan, const void *a, size_t len, size_t count,
+                      size_t stride)
 {
     for (size_t it = 0; it < count; it++) {
         const uint64_t p = plan->mod[it % plan->nmod].p;
@@ -139,7 +139,7 @@ static ntt_status run_transform(ntt_plan *plan, ntt_width w, void *a, size_t cou
 {
     ntt_status s = check_call(plan, w, a, a, a, count, stride);
     if (s != NTT_OK || count == 0) return s;
-    if (out_of_range(plan, a, plan->n, count, stride)) return NTT_ERANGE;
+    if (ntt_out_of_range(plan, a, plan->n, count, stride)) return NTT_ERANGE;
     const ntt_backend_ops *ops = plan->ops;
     if (inverse)
         return (ops->inverse ? ops->inverse : ntt_scalar_ops.inverse)(plan, a, count, stride);
@@ -151,8 +151,8 @@ static ntt_status run_pointwise(ntt_plan *plan, ntt_width w, void *c, const void
 {
     ntt_status s = check_call(plan, w, c, a, b, count, stride);
     if (s != NTT_OK || count == 0) return s;
-    if (out_of_range(plan, a, plan->n, count, stride) ||
-        out_of_range(plan, b, plan->n, count, stride))
+    if (ntt_out_of_range(plan, a, plan->n, count, stride) ||
+        ntt_out_of_range(plan, b, plan->n, count, stride))
         return NTT_ERANGE;
     const ntt_backend_ops *ops = plan->ops;
     return (ops->pointwise ? ops->pointwise : ntt_scalar_ops.pointwise)(plan, c, a, b, count,
@@ -164,10 +164,11 @@ static ntt_status run_polymul(ntt_plan *plan, ntt_width w, void *c, const void *
 {
     ntt_status s = check_call(plan, w, c, a, b, count, stride);
     if (s != NTT_OK || count == 0) return s;
-    if (out_of_range(plan, a, plan->n, count, stride) ||
-        out_of_range(plan, b, plan->n, count, stride))
-        return NTT_ERANGE;
     const ntt_backend_ops *ops = plan->ops;
+    if (!(ops->polymul && ops->polymul_checks_inputs) &&
+        (ntt_out_of_range(plan, a, plan->n, count, stride) ||
+         ntt_out_of_range(plan, b, plan->n, count, stride)))
+        return NTT_ERANGE;
     const size_t n = plan->n;
     return (ops->polymul ? ops->polymul : ntt_scalar_ops.polymul)(plan, c, n, a, n, b, n, count,
                                                                  stride, false);
@@ -181,9 +182,10 @@ static ntt_status run_linear(ntt_plan *plan, ntt_width w, void *c, const void *a
     if (la == 0 || lb == 0 || la > plan->n || lb > plan->n - la + 1) return NTT_EINVAL;
     const size_t e = w == NTT_U32 ? 4 : 8, lc = la + lb - 1;
     if (ntt_overlaps(c, lc * e, a, la * e) || ntt_overlaps(c, lc * e, b, lb * e)) return NTT_EINVAL;
-    if (out_of_range(plan, a, la, 1, plan->n) || out_of_range(plan, b, lb, 1, plan->n))
-        return NTT_ERANGE;
     const ntt_backend_ops *ops = plan->ops;
+    if (!(ops->polymul && ops->polymul_checks_inputs) &&
+        (ntt_out_of_range(plan, a, la, 1, plan->n) || ntt_out_of_range(plan, b, lb, 1, plan->n)))
+        return NTT_ERANGE;
     return (ops->polymul ? ops->polymul : ntt_scalar_ops.polymul)(plan, c, lc, a, la, b, lb, 1,
                                                                  plan->n, false);
 }
