@@ -257,7 +257,8 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 // groups (16 u32 or 8 u64 columns).  Beyond, both passes grow to 64 KiB
 // tiles (the top pass over 32-byte column groups, the bottom up to 2^13
 // elements), so that every size up to 2^24 takes two passes through memory;
-// larger sizes add passes of at most 11 levels on top.
+// larger sizes add passes of at most 11 levels on top.  u32 passes over
+// 2^13 columns or more go back to 64-byte groups (128 KiB tiles).
 int plan_passes(int D, size_t elem, int rmax, Geom *g)
 {
     int k = 0;
