@@ -269,8 +269,6 @@ __device__ __forceinline__ void run_rounds(const TileShape<T, P> &S, const PassI
     }
 }
 
-// One pass of a transform, forward (CT) or inverse (GS).  grid: x column
-// groups, y batch items, z operands.
 template <class T> __host__ __device__ constexpr int pass_rmax() { return sizeof(T) == 4 ? 4 : 3; }
 
 // Radix-16 rounds and blocks of up to 512 threads pay for u32; u64 keeps
@@ -282,13 +280,15 @@ template <class T> __host__ __device__ constexpr int pass_max_threads() { return
 // passes of 12 and 13 levels (the bottom passes of 2^23 and 2^24, 32 KiB
 // tiles) are held to 40 registers, three blocks of 512 threads per SM:
 // 2^24 forward 235 -> 193 us on an H200.  Doing the same for 11 levels
-// made 2^18 10% slower; the rest keep 80 registers
-// (bench/results/gpu-h200-2026-11-21d-minb-*.txt).
+// made 2^18 10% slower; the rest are left to the compiler (80 registers
+// for u32; bench/results/gpu-h200-2026-11-21d-minb-*.txt).
 template <class T, int P> __host__ __device__ constexpr int pass_min_blocks()
 {
     return sizeof(T) == 4 && P >= 12 ? 3 : 1;
 }
 
+// One pass of a transform, forward (CT) or inverse (GS), with columns of
+// P levels.  grid: x column groups, y batch items, z operands.
 template <class T, int K, bool INV, int P>
 __global__ void __launch_bounds__(pass_max_threads<T>(), pass_min_blocks<T, P>()) k_pass(PassArgs<T> a)
 {
