@@ -27,24 +27,16 @@ void ref_run(ref_lib lib, ref_job *j);
 void ref_result(ref_lib lib, ref_job *j, uint64_t *c); /* la + lb - 1 coefficients */
 void ref_free(ref_lib lib, ref_job *j);                /* j may be NULL */
 
-/* Each library's own calls (ref_flint.c, ref_ntl.cpp), built when found. */
-
-/* name: e.g. "FLINT 2.9.0 nmod_poly_mul"; NULL when the library is not
-   built in or cannot take this modulus. */
-const char *ref_flint_name(void);
-ref_job *ref_flint_prepare(const uint64_t *a, size_t la, const uint64_t *b, size_t lb,
-                           uint64_t p);
-void ref_flint_run(ref_job *j);
-void ref_flint_result(ref_job *j, uint64_t *c); /* la + lb - 1 coefficients */
-void ref_flint_free(ref_job *j);
-
-const char *ref_ntl_name(void);
-/* NULL when p is beyond NTL's single-precision bound. */
-ref_job *ref_ntl_prepare(const uint64_t *a, size_t la, const uint64_t *b, size_t lb,
-                         uint64_t p);
-void ref_ntl_run(ref_job *j);
-void ref_ntl_result(ref_job *j, uint64_t *c);
-void ref_ntl_free(ref_job *j);
+/* Each library's calls (ref_flint.c, ref_ntl.cpp), built when found. */
+typedef struct {
+    const char *name; /* e.g. "FLINT 2.9.0 nmod_poly_mul" */
+    /* NULL when the library cannot take p. */
+    ref_job *(*prepare)(const uint64_t *a, size_t la, const uint64_t *b, size_t lb, uint64_t p);
+    void (*run)(ref_job *j);
+    void (*result)(ref_job *j, uint64_t *c);
+    void (*free)(ref_job *j); /* j not NULL */
+} ref_ops;
+extern const ref_ops ref_flint_ops, ref_ntl_ops;
 
 #ifdef __cplusplus
 }

@@ -10,10 +10,7 @@ struct ref_job {
     size_t lc;
 };
 
-const char *ref_flint_name(void) { return "FLINT " FLINT_VERSION " nmod_poly_mul"; }
-
-ref_job *ref_flint_prepare(const uint64_t *a, size_t la, const uint64_t *b, size_t lb,
-                           uint64_t p)
+static ref_job *prepare(const uint64_t *a, size_t la, const uint64_t *b, size_t lb, uint64_t p)
 {
     ref_job *j = malloc(sizeof *j);
     if (!j) return NULL;
@@ -26,19 +23,20 @@ ref_job *ref_flint_prepare(const uint64_t *a, size_t la, const uint64_t *b, size
     return j;
 }
 
-void ref_flint_run(ref_job *j) { nmod_poly_mul(j->c, j->a, j->b); }
+static void run(ref_job *j) { nmod_poly_mul(j->c, j->a, j->b); }
 
-void ref_flint_result(ref_job *j, uint64_t *c)
+static void result(ref_job *j, uint64_t *c)
 {
     /* Trailing zero coefficients are not stored by FLINT. */
     for (size_t i = 0; i < j->lc; i++) c[i] = nmod_poly_get_coeff_ui(j->c, (slong)i);
 }
 
-void ref_flint_free(ref_job *j)
+static void release(ref_job *j)
 {
-    if (!j) return;
     nmod_poly_clear(j->a);
     nmod_poly_clear(j->b);
     nmod_poly_clear(j->c);
     free(j);
 }
+
+const ref_ops ref_flint_ops = {"FLINT " FLINT_VERSION " nmod_poly_mul", prepare, run, result, release};

@@ -12,10 +12,7 @@ struct ref_job {
     size_t lc;
 };
 
-extern "C" const char *ref_ntl_name(void) { return "NTL " NTL_VERSION " zz_pX mul"; }
-
-extern "C" ref_job *ref_ntl_prepare(const uint64_t *a, size_t la, const uint64_t *b, size_t lb,
-                                    uint64_t p)
+static ref_job *prepare(const uint64_t *a, size_t la, const uint64_t *b, size_t lb, uint64_t p)
 {
     // zz_p holds moduli below NTL_SP_BOUND only.
     if (p < 2 || p >= (uint64_t)NTL_SP_BOUND) return nullptr;
@@ -33,16 +30,18 @@ extern "C" ref_job *ref_ntl_prepare(const uint64_t *a, size_t la, const uint64_t
     return j;
 }
 
-extern "C" void ref_ntl_run(ref_job *j)
+static void run(ref_job *j)
 {
     j->ctx.restore();
     NTL::mul(j->c, j->a, j->b);
 }
 
-extern "C" void ref_ntl_result(ref_job *j, uint64_t *c)
+static void result(ref_job *j, uint64_t *c)
 {
     j->ctx.restore();
     for (size_t i = 0; i < j->lc; i++) c[i] = (uint64_t)NTL::rep(NTL::coeff(j->c, (long)i));
 }
 
-extern "C" void ref_ntl_free(ref_job *j) { delete j; }
+static void release(ref_job *j) { delete j; }
+
+extern "C" const ref_ops ref_ntl_ops = {"NTL " NTL_VERSION " zz_pX mul", prepare, run, result, release};

@@ -134,6 +134,22 @@ static ntt_status check_call(const ntt_plan *plan, ntt_width w, const void *p1, 
     return NTT_OK;
 }
 
+bool ntt_operands_out_of_range(const ntt_plan *plan, const void *a, size_t la, const void *b,
+                               size_t lb, size_t count, size_t stride)
+{
+    return ntt_out_of_range(plan, a, la, count, stride) ||
+           ntt_out_of_range(plan, b, lb, count, stride);
+}
+
+/* The products' check, unless the backend's polymul makes it itself. */
+static bool product_out_of_range(const ntt_plan *plan, const void *a, size_t la, const void *b,
+                                 size_t lb, size_t count, size_t stride)
+{
+    const ntt_backend_ops *ops = plan->ops;
+    return !(ops->polymul && ops->polymul_checks_inputs) &&
+           ntt_operands_out_of_range(plan, a, la, b, lb, count, stride);
+}
+
 static ntt_status run_transform(ntt_plan *plan, ntt_width w, void *a, size_t count, size_t stride,
                                 bool inverse)
 {
@@ -151,9 +167,7 @@ static ntt_status run_pointwise(ntt_plan *plan, ntt_width w, void *c, const void
 {
     ntt_status s = check_call(plan, w, c, a, b, count, stride);
     if (s != NTT_OK || count == 0) return s;
-    if (ntt_out_of_range(plan, a, plan->n, count, stride) ||
-        ntt_out_of_range(plan, b, plan->n, count, stride))
-        return NTT_ERANGE;
+    if (ntt_operands_out_of_range(plan, a, plan->n, b, plan->n, count, stride)) return NTT_ERANGE;
     const ntt_backend_ops *ops = plan->ops;
     return (ops->pointwise ? ops->pointwise : ntt_scalar_ops.pointwise)(plan, c, a, b, count,
                                                                        stride);
@@ -164,11 +178,8 @@ static ntt_status run_polymul(ntt_plan *plan, ntt_width w, void *c, const void *
 {
     ntt_status s = check_call(plan, w, c, a, b, count, stride);
     if (s != NTT_OK || count == 0) return s;
+    if (product_out_of_range(plan, a, plan->n, b, plan->n, count, stride)) return NTT_ERANGE;
     const ntt_backend_ops *ops = plan->ops;
-    if (!(ops->polymul && ops->polymul_checks_inputs) &&
-        (ntt_out_of_range(plan, a, plan->n, count, stride) ||
-         ntt_out_of_range(plan, b, plan->n, count, stride)))
-        return NTT_ERANGE;
     const size_t n = plan->n;
     return (ops->polymul ? ops->polymul : ntt_scalar_ops.polymul)(plan, c, n, a, n, b, n, count,
                                                                  stride, false);
@@ -182,10 +193,8 @@ static ntt_status run_linear(ntt_plan *plan, ntt_width w, void *c, const void *a
     if (la == 0 || lb == 0 || la > plan->n || lb > plan->n - la + 1) return NTT_EINVAL;
     const size_t e = w == NTT_U32 ? 4 : 8, lc = la + lb - 1;
     if (ntt_overlaps(c, lc * e, a, la * e) || ntt_overlaps(c, lc * e, b, lb * e)) return NTT_EINVAL;
+    if (product_out_of_range(plan, a, la, b, lb, 1, plan->n)) return NTT_ERANGE;
     const ntt_backend_ops *ops = plan->ops;
-    if (!(ops->polymul && ops->polymul_checks_inputs) &&
-        (ntt_out_of_range(plan, a, la, 1, plan->n) || ntt_out_of_range(plan, b, lb, 1, plan->n)))
-        return NTT_ERANGE;
     return (ops->polymul ? ops->polymul : ntt_scalar_ops.polymul)(plan, c, lc, a, la, b, lb, 1,
                                                                  plan->n, false);
 }

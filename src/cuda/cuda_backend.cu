@@ -344,42 +344,36 @@ ntt_status launch_tiles(ntt_plan *plan, void (*kern)(PassArgs<T>), const Geom &g
 
 // The kernels made for column height P (1 .. kMaxP), by run-time P.
 template <class T> using PassKernel = void (*)(PassArgs<T>);
-
-template <class T, int K, bool INV, int... I>
-PassKernel<T> pass_kernel(int P, std::integer_sequence<int, I...>)
-{
-    PassKernel<T> k = nullptr;
-    ((P == I + 1 ? (void)(k = k_pass<T, K, INV, I + 1>) : (void)0), ...);
-    return k;
-}
-template <class T, int K, bool INV> PassKernel<T> pass_kernel(int P)
-{
-    return pass_kernel<T, K, INV>(P, std::make_integer_sequence<int, kMaxP>());
-}
+enum Family { FWD_PASS, INV_PASS, FUSED };
 
 template <class T, int K, int... I>
-PassKernel<T> bottom_kernel(int P, std::integer_sequence<int, I...>)
+PassKernel<T> fast_kernel(Family f, int P, std::integer_sequence<int, I...>)
 {
     PassKernel<T> k = nullptr;
-    ((P == I + 1 ? (void)(k = k_polymul_bottom<T, K, I + 1>) : (void)0), ...);
+    ((P == I + 1 ? (void)(k = f == FWD_PASS   ? k_pass<T, K, false, I + 1>
+                              : f == INV_PASS ? k_pass<T, K, true, I + 1>
+                                              : k_polymul_bottom<T, K, I + 1>)
+                 : (void)0),
+     ...);
     return k;
 }
-template <class T, int K> PassKernel<T> bottom_kernel(int P)
+template <class T, int K> PassKernel<T> fast_kernel(Family f, int P)
 {
-    return bottom_kernel<T, K>(P, std::make_integer_sequence<int, kMaxP>());
+    return fast_kernel<T, K>(f, P, std::make_integer_sequence<int, kMaxP>());
 }
 
 template <class T, int K, bool INV>
 ntt_status launch_pass(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t items, int nz,
                        cudaStream_t st)
 {
-    return launch_tiles<T>(plan, pass_kernel<T, K, INV>(g.P), g, a, items, nz, false, st);
+    return launch_tiles<T>(plan, fast_kernel<T, K>(INV ? INV_PASS : FWD_PASS, g.P), g, a, items, nz,
+                           false, st);
 }
 
 template <class T, int K>
 ntt_status launch_bottom(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t items, cudaStream_t st)
 {
-    return launch_tiles<T>(plan, bottom_kernel<T, K>(g.P), g, a, items, 1, true, st);
+    return launch_tiles<T>(plan, fast_kernel<T, K>(FUSED, g.P), g, a, items, 1, true, st);
 }
 
 // One thread per element: n <= 2^30 gives at most 2^22 blocks of 256, well
@@ -666,10 +660,9 @@ template <class T, int K> struct Impl {
         const CudaPlan *cp = cp_of(p);
         for (int i = 0; i <= cp->npasses; i++) {
             const int P = i < cp->npasses ? cp->passes[i].P : cp->fused.P;
-            const PassKernel<T> ks[3] = {pass_kernel<T, K, false>(P), pass_kernel<T, K, true>(P),
-                                         bottom_kernel<T, K>(P)};
-            for (PassKernel<T> k : ks)
-                CK(p, cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+            for (Family f : {FWD_PASS, INV_PASS, FUSED})
+                CK(p, cudaFuncSetAttribute(fast_kernel<T, K>(f, P),
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
         }
         return NTT_OK;
     }
@@ -890,10 +883,7 @@ ntt_status cuda_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_
     CudaPlan *cp = cp_of(plan);
     // The inputs' range check (ops.polymul_checks_inputs), unless they come
     // checked (io64: ntt_polymul_mod).
-    auto bad = [&]() {
-        return !io64 && (ntt_out_of_range(plan, a, la, count, stride) ||
-                         ntt_out_of_range(plan, b, lb, count, stride));
-    };
+    auto bad = [&]() { return !io64 && ntt_operands_out_of_range(plan, a, la, b, lb, count, stride); };
     if (count == 1 && !io64 && pinned(a) && pinned(b) && pinned(c)) {
         // b's copy on the second stream, under a's copy and a's first pass;
         // the check of both on the CPU meanwhile (it took 40 of 120 us in
