@@ -322,7 +322,10 @@ static void usage(FILE *f)
             "timed; a row that fails prints FAILED and no time.  Repetitions (default 31,\n"
             "7 for the slow rows) are interleaved across rows; the table shows median,\n"
             "min and max.  --json writes every repetition.\n"
-            "ntt bench --ladder [...]: the CPU ladder and thread scaling (--ladder --help).\n");
+            "ntt bench --ladder [...]: the CPU ladder and thread scaling (--ladder --help).\n"
+            "ntt bench --gpu [--quick] [--headline] [--json FILE]: the CUDA tables\n"
+            "(--headline: the headline, launch floor and host-to-host ones only);\n"
+            "ntt bench --gpu-modmul [--json FILE]: the modular multiplication chains.\n");
 }
 
 int cmd_bench(int argc, char **argv)

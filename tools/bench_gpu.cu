@@ -552,12 +552,66 @@ void print_group(const char *g)
         if (r.group == g) print_row(r);
 }
 
+// The tables after the headline ones: the reports' ladder, the block-size
+// sweep and the rest.
+void more_tables(bool quick, cudaStream_t st, rng_t *rngp)
+{
+    rng_t &rng = *rngp;
+    // The reports' ladder at n = 131072 (products of two length-131072
+    // polynomials), with their figures (report 000 on a T4/3090/4090 class
+    // GPU, report 002 on an unstated one) beside ours.
+    const char *L = "the reports' ladder: product n = 131072, device time of the whole product";
+    struct Rung {
+        ntt_variant v;
+        ntt_modmul mm;
+        double ref[3];  // the reports' ms for 7340033, 104857601, 469762049
+    } rungs[] = {
+        {NTT_VARIANT_BASELINE, NTT_MODMUL_NAIVE, {14.79e-3, 14.20e-3, 14.81e-3}},
+        {NTT_VARIANT_BASELINE, NTT_MODMUL_BARRETT, {8.26e-3, 7.78e-3, 7.91e-3}},
+        {NTT_VARIANT_BASELINE, NTT_MODMUL_MONTGOMERY, {8.34e-3, 8.07e-3, 8.22e-3}},
+        {NTT_VARIANT_GPU_TABLE, NTT_MODMUL_BARRETT, {0, 0, 0}},
+        {NTT_VARIANT_GPU_ASYNC, NTT_MODMUL_BARRETT, {0, 0, 0}},
+        {NTT_VARIANT_GPU_SHARED, NTT_MODMUL_BARRETT, {7.06e-3, 6.54e-3, 6.65e-3}},
+        {NTT_VARIANT_FAST, NTT_MODMUL_MONTGOMERY, {0, 0, 0}},
+    };
+    const uint64_t primes[3] = {7340033, 104857601, 469762049};
+    for (const Rung &g : rungs) {
+        for (int pi = 0; pi < 3; pi++) {
+            MulCase m = {L, (size_t)1 << 18, 131072, 131072, primes[pi], g.v, g.mm, 128, g.ref[pi], ""};
+            char lab[96];
+            snprintf(lab, sizeof lab, "%s/%s p=%llu", ntt_variant_name(g.v), ntt_modmul_name(g.mm),
+                     (unsigned long long)primes[pi]);
+            m.label = lab;
+            bench_polymul(m, quick ? 5 : 30, false, false, st, &rng);
+        }
+    }
+    print_group(L);
+
+    // The first report's block-size sweep: its kernel (one thread per butterfly,
+    // one launch per stage, twiddles by powers, %), host to host.
+    const char *T = "the first report's threads-per-block sweep (baseline kernel, %), host to host";
+    static const double ref_n4[5] = {309.450e-3, 306.647e-3, 305.911e-3, 304.336e-3, 308.767e-3};
+    static const double ref_big[3][5] = {{15.0086e-3, 14.7928e-3, 14.9005e-3, 15.4459e-3, 21.3131e-3},
+                                         {14.2761e-3, 14.2035e-3, 14.5199e-3, 14.9784e-3, 21.8278e-3},
+                                         {15.0572e-3, 14.8107e-3, 15.0973e-3, 15.5707e-3, 22.7487e-3}};
+    int bi = 0;
+    for (int blk : {64, 128, 256, 512, 1024}) {
+        bench_host_to_host(8, 4, 4, 7340033, NTT_VARIANT_BASELINE, NTT_MODMUL_NAIVE, blk,
+                           quick ? 5 : 30, T, ref_n4[bi], &rng);
+        for (int pi = 0; pi < 3; pi++)
+            bench_host_to_host((size_t)1 << 18, 131072, 131072, primes[pi], NTT_VARIANT_BASELINE,
+                               NTT_MODMUL_NAIVE, blk, quick ? 5 : 30, T, ref_big[pi][bi], &rng);
+        bi++;
+    }
+    print_group(T);
+}
+
 }  // namespace
 
 extern "C" int bench_gpu(int argc, char **argv)
 {
     const char *json = nullptr;
-    bool quick = false, profile = false;
+    bool quick = false, profile = false, headline = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--gpu")) continue;
         if (!strcmp(argv[i], "--profile")) {
@@ -565,6 +619,8 @@ extern "C" int bench_gpu(int argc, char **argv)
             profile = quick = true;
         } else if (!strcmp(argv[i], "--quick")) {
             quick = true;
+        } else if (!strcmp(argv[i], "--headline")) {
+            headline = true;  // the headline, launch floor and host-to-host tables only
         } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
             json = argv[++i];
         } else {
@@ -639,54 +695,8 @@ extern "C" int bench_gpu(int argc, char **argv)
         bench_host_to_host((size_t)1 << 18, 131072, 131072, 469762049, NTT_VARIANT_FAST, mm, 128,
                            reps, HH, 0, &rng);
     print_group(HH);
+    if (!headline) more_tables(quick, st, &rng);
 
-    // The reports' ladder at n = 131072 (products of two length-131072
-    // polynomials), with their figures (report 000 on a T4/3090/4090 class
-    // GPU, report 002 on an unstated one) beside ours.
-    const char *L = "the reports' ladder: product n = 131072, device time of the whole product";
-    struct Rung {
-        ntt_variant v;
-        ntt_modmul mm;
-        double ref[3];  // the reports' ms for 7340033, 104857601, 469762049
-    } rungs[] = {
-        {NTT_VARIANT_BASELINE, NTT_MODMUL_NAIVE, {14.79e-3, 14.20e-3, 14.81e-3}},
-        {NTT_VARIANT_BASELINE, NTT_MODMUL_BARRETT, {8.26e-3, 7.78e-3, 7.91e-3}},
-        {NTT_VARIANT_BASELINE, NTT_MODMUL_MONTGOMERY, {8.34e-3, 8.07e-3, 8.22e-3}},
-        {NTT_VARIANT_GPU_TABLE, NTT_MODMUL_BARRETT, {0, 0, 0}},
-        {NTT_VARIANT_GPU_ASYNC, NTT_MODMUL_BARRETT, {0, 0, 0}},
-        {NTT_VARIANT_GPU_SHARED, NTT_MODMUL_BARRETT, {7.06e-3, 6.54e-3, 6.65e-3}},
-        {NTT_VARIANT_FAST, NTT_MODMUL_MONTGOMERY, {0, 0, 0}},
-    };
-    const uint64_t primes[3] = {7340033, 104857601, 469762049};
-    for (const Rung &g : rungs) {
-        for (int pi = 0; pi < 3; pi++) {
-            MulCase m = {L, (size_t)1 << 18, 131072, 131072, primes[pi], g.v, g.mm, 128, g.ref[pi], ""};
-            char lab[96];
-            snprintf(lab, sizeof lab, "%s/%s p=%llu", ntt_variant_name(g.v), ntt_modmul_name(g.mm),
-                     (unsigned long long)primes[pi]);
-            m.label = lab;
-            bench_polymul(m, quick ? 5 : 30, false, false, st, &rng);
-        }
-    }
-    print_group(L);
-
-    // The first report's block-size sweep: its kernel (one thread per butterfly,
-    // one launch per stage, twiddles by powers, %), host to host.
-    const char *T = "the first report's threads-per-block sweep (baseline kernel, %), host to host";
-    static const double ref_n4[5] = {309.450e-3, 306.647e-3, 305.911e-3, 304.336e-3, 308.767e-3};
-    static const double ref_big[3][5] = {{15.0086e-3, 14.7928e-3, 14.9005e-3, 15.4459e-3, 21.3131e-3},
-                                         {14.2761e-3, 14.2035e-3, 14.5199e-3, 14.9784e-3, 21.8278e-3},
-                                         {15.0572e-3, 14.8107e-3, 15.0973e-3, 15.5707e-3, 22.7487e-3}};
-    int bi = 0;
-    for (int blk : {64, 128, 256, 512, 1024}) {
-        bench_host_to_host(8, 4, 4, 7340033, NTT_VARIANT_BASELINE, NTT_MODMUL_NAIVE, blk,
-                           quick ? 5 : 30, T, ref_n4[bi], &rng);
-        for (int pi = 0; pi < 3; pi++)
-            bench_host_to_host((size_t)1 << 18, 131072, 131072, primes[pi], NTT_VARIANT_BASELINE,
-                               NTT_MODMUL_NAIVE, blk, quick ? 5 : 30, T, ref_big[pi][bi], &rng);
-        bi++;
-    }
-    print_group(T);
     cudaStreamDestroy(st);
 
     int rc = EXIT_OK;

@@ -7,8 +7,10 @@
  * What every CPU backend shares: the per-modulus tables, the depth-first
  * drivers (a block larger than the kernels' leaf block gets one radix-4
  * pass, then its four quarters recursively, so every level below the top
- * few runs in L1), the zero-padded load, the item-level operations and the
- * reports' baseline.  Kernels are reached through M->K only.
+ * few runs in L1; a block larger than the L2 gets two radix-4 steps in one
+ * sweep, then its sixteen parts), the zero-padded load, the item-level
+ * operations and the reports' baseline.  Kernels are reached through M->K
+ * only.
  */
 
 /* ---- depth-first drivers --------------------------------------------------- */
@@ -20,11 +22,57 @@ static bool SFX(one)(const SFX(mod) *M, size_t i) { return M->cyclic && (i & (i 
 /* Subtree of node i over a[0 .. L): two levels over the whole block, then
    the four quarter blocks depth-first, until a block fits the kernels' leaf
    block. */
+/* Blocks of at least this many bytes take four levels per sweep (fwd16):
+   beyond the L2 a radix-4 pass streams the block from L3 or DRAM, and two
+   of them cost two trips where one would do. */
+static const size_t SFX(kBig) = (size_t)2 << 20;
+/* Columns per chunk of a four-level sweep: 16 rows of them, 16 KiB * 16 =
+   256 KiB for u32, stay in L2 between the two radix-4 steps. */
+static const size_t SFX(kChunk) = (size_t)16384 / sizeof(T);
+
+static bool SFX(sweep16)(const SFX(mod) *M, size_t L)
+{
+    return L / 4 > M->K->block && L * sizeof(T) >= SFX(kBig) && L / 16 >= SFX(kChunk);
+}
+
+/* Four forward levels of node i over a block of L: the 16 elements
+   j + m L/16 (m < 16) meet only each other in them, so for a chunk of
+   columns j both radix-4 steps run while its 16 rows sit in cache. */
+static void SFX(fwd16)(T *a, size_t L, size_t i, const SFX(mod) *M)
+{
+    const SFX(kern) *K = M->K;
+    const size_t q = L / 4, s = L / 16, c = SFX(kChunk);
+    for (size_t j0 = 0; j0 < s; j0 += c) {
+        for (size_t m = 0; m < 4; m++)
+            (SFX(one)(M, i) ? K->fwd4one : K->fwd4)(a + j0 + m * s, q, c, i, M);
+        for (size_t g = 0; g < 4; g++)
+            (SFX(one)(M, 4 * i + g) ? K->fwd4one : K->fwd4)(a + g * q + j0, s, c, 4 * i + g, M);
+    }
+}
+
+static void SFX(inv16)(T *a, size_t L, size_t i, const SFX(mod) *M)
+{
+    const SFX(kern) *K = M->K;
+    const size_t q = L / 4, s = L / 16, c = SFX(kChunk);
+    for (size_t j0 = 0; j0 < s; j0 += c) {
+        for (size_t g = 0; g < 4; g++)
+            (SFX(one)(M, 4 * i + g) ? K->inv4one : K->inv4)(a + g * q + j0, s, c, 4 * i + g, M);
+        for (size_t m = 0; m < 4; m++)
+            (SFX(one)(M, i) ? K->inv4one : K->inv4)(a + j0 + m * s, q, c, i, M);
+    }
+}
+
 void SFX(ntt_cpu_fwd_tree)(T *a, size_t L, size_t i, const SFX(mod) *M, bool perm)
 {
     const SFX(kern) *K = M->K;
     if (L <= K->block) {
         (perm ? K->fwd_small_p : K->fwd_small)(a, L, i, M);
+        return;
+    }
+    if (SFX(sweep16)(M, L)) {
+        SFX(fwd16)(a, L, i, M);
+        for (size_t g = 0; g < 16; g++)
+            SFX(ntt_cpu_fwd_tree)(a + g * (L / 16), L / 16, 16 * i + g, M, perm);
         return;
     }
     const size_t q = L / 4;
@@ -37,6 +85,12 @@ void SFX(ntt_cpu_inv_tree)(T *a, size_t L, size_t i, const SFX(mod) *M, bool per
     const SFX(kern) *K = M->K;
     if (L <= K->block) {
         (perm ? K->inv_small_p : K->inv_small)(a, L, i, M);
+        return;
+    }
+    if (SFX(sweep16)(M, L)) {
+        for (size_t g = 0; g < 16; g++)
+            SFX(ntt_cpu_inv_tree)(a + g * (L / 16), L / 16, 16 * i + g, M, perm);
+        SFX(inv16)(a, L, i, M);
         return;
     }
     const size_t q = L / 4;
@@ -112,6 +166,14 @@ void SFX(ntt_cpu_fused_tree)(T *b, T *a, size_t L, size_t i, const SFX(mod) *M)
             K->pointwise(b, b, a, L, M);
             K->inv_small_p(b, L, i, M);
         }
+        return;
+    }
+    if (SFX(sweep16)(M, L)) {
+        const size_t s = L / 16;
+        SFX(fwd16)(a, L, i, M);
+        if (b != a) SFX(fwd16)(b, L, i, M);
+        for (size_t g = 0; g < 16; g++) SFX(ntt_cpu_fused_tree)(b + g * s, a + g * s, s, 16 * i + g, M);
+        SFX(inv16)(b, L, i, M);
         return;
     }
     const size_t q = L / 4;

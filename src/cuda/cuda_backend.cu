@@ -336,7 +336,7 @@ ntt_status launch_tiles(ntt_plan *plan, void (*kern)(PassArgs<T>), const Geom &g
             if (b.out[z]) b.out[z] += i0 * a.out_stride;
         }
         b.item0 = a.item0 + (int)(i0 % (size_t)a.nmod);
-        NTT_LAUNCH_BLOCK(kern, dim3((unsigned)gx, (unsigned)ni, nz), block, smem, st, b);
+        CK(plan, NTT_LAUNCH_PDL(kern, dim3((unsigned)gx, (unsigned)ni, nz), block, smem, st, b));
         CK(plan, cudaGetLastError());
     }
     return NTT_OK;

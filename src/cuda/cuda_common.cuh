@@ -15,6 +15,11 @@
 // Kernels with one thread per item and no barriers.
 #define NTT_LAUNCH_THREADS(k, g, b, s, st, ...) k<<<(g), (b), (s), (st)>>>(__VA_ARGS__)
 #define NTT_DYN_SMEM(name) extern __shared__ __align__(16) unsigned char name[]
+// The pass kernels: as NTT_LAUNCH_BLOCK, launched as programmatic dependents
+// of the kernel before them in the stream (see grid_dep_wait); returns the
+// launch's cudaError_t.
+#define NTT_LAUNCH_PDL(k, g, b, s, st, ...) nttc::launch_pdl((k), (g), (b), (s), (st), __VA_ARGS__)
+#define NTT_REAL_LAUNCH 1
 #endif
 
 namespace nttc {
@@ -64,6 +69,42 @@ template <class T> struct Mod {
     T psi_m, psi_inv_m;           // negacyclic twist root (order 2n), Montgomery form
     Tw<T> ninv_m;                 // 1/n as a Montgomery-kind twiddle
 };
+
+// ---- launches -----------------------------------------------------------------
+
+#ifdef NTT_REAL_LAUNCH
+template <class... A>
+cudaError_t launch_pdl(void (*k)(A...), dim3 g, dim3 b, size_t smem, cudaStream_t st, A... args)
+{
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = g;
+    cfg.blockDim = b;
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = st;
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = at;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelEx(&cfg, k, args...);
+}
+#endif
+
+// A kernel launched by NTT_LAUNCH_PDL may be scheduled while the kernel
+// before it in the stream is still draining (its blocks exiting, its
+// writes being flushed), which hides most of the launch gap between
+// dependent kernels.  It waits here, before its first access to memory,
+// until that kernel has finished and its writes are visible.  The kernels
+// never signal their dependents early (griddepcontrol.launch_dependents):
+// on an H200 that made the product slower (18.1 -> 19.1 us at 2^18, early
+// blocks crowding SMs the running kernel still used), where leaving it to
+// block exit gave 18.1 -> 16.5 us (bench/results/gpu-h200-2026-11-21h-*).
+__device__ __forceinline__ void grid_dep_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
 
 // ---- primitives ------------------------------------------------------------
 

@@ -307,8 +307,10 @@ __global__ void __launch_bounds__(pass_max_threads<T>(), pass_min_blocks<T, P>()
     const bool scale = INV && S.d0 == 0 && (a.flags & (F_SCALE_INV | F_SCALE_MUL));
     const Tw<T> sc = (a.flags & F_SCALE_MUL) ? Mg.s_mul : Mg.s_inv;
     const Tw<T> sc1 = (a.flags & F_SCALE_MUL) ? Mg.s1_mul : Mg.s1_inv;
-    run_rounds<K, T, INV, P, pass_rmax<T>()>(S, io, blockIdx.x << S.logC, true, true, Mg, M, scale,
-                                             sc, sc1, threadIdx.x, blockDim.x);
+    const uint32_t gc0 = blockIdx.x << S.logC;
+    grid_dep_wait();
+    run_rounds<K, T, INV, P, pass_rmax<T>()>(S, io, gc0, true, true, Mg, M, scale, sc, sc1,
+                                             threadIdx.x, blockDim.x);
 }
 
 // The bottom pass of a product: the forward last levels of both operands
@@ -334,6 +336,7 @@ __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
     const int tid = threadIdx.x, nt = blockDim.x;
     PassIO<T> ia = {a.in[0] + item * a.in_stride, nullptr, a.in_len[0], 0, ta, 0};
     PassIO<T> ib = {a.in[1] + item * a.in_stride, nullptr, a.in_len[1], 0, tb, 0};
+    grid_dep_wait();
     if (nt == 1) {
         run_rounds<K, T, false, P, 3>(S, ia, gc0, true, false, Mg, M, false, none, none, 0, 1);
         run_rounds<K, T, false, P, 3>(S, ib, gc0, true, false, Mg, M, false, none, none, 0, 1);

@@ -89,5 +89,6 @@ template <class B> void emu_launch(const void *f, dim3 g, dim3 b, size_t smem, b
     ((void)(st), emu_launch((const void *)(k), (g), (b), (s), false, [&] { k(__VA_ARGS__); }))
 #define NTT_LAUNCH_THREADS(k, g, b, s, st, ...) \
     ((void)(st), emu_launch((const void *)(k), (g), (b), (s), true, [&] { k(__VA_ARGS__); }))
+#define NTT_LAUNCH_PDL(k, g, b, s, st, ...) (NTT_LAUNCH_BLOCK(k, g, b, s, st, __VA_ARGS__), cudaSuccess)
 
 #endif
