@@ -552,11 +552,10 @@ void print_group(const char *g)
         if (r.group == g) print_row(r);
 }
 
-// The tables after the headline ones: the reports' ladder, the block-size
-// sweep and the rest.
-void more_tables(bool quick, cudaStream_t st, rng_t *rngp)
+// The tables after the headline ones: the reports' ladder and the first
+// report's block-size sweep.
+void more_tables(bool quick, cudaStream_t st, rng_t *rng)
 {
-    rng_t &rng = *rngp;
     // The reports' ladder at n = 131072 (products of two length-131072
     // polynomials), with their figures (report 000 on a T4/3090/4090 class
     // GPU, report 002 on an unstated one) beside ours.
@@ -582,7 +581,7 @@ void more_tables(bool quick, cudaStream_t st, rng_t *rngp)
             snprintf(lab, sizeof lab, "%s/%s p=%llu", ntt_variant_name(g.v), ntt_modmul_name(g.mm),
                      (unsigned long long)primes[pi]);
             m.label = lab;
-            bench_polymul(m, quick ? 5 : 30, false, false, st, &rng);
+            bench_polymul(m, quick ? 5 : 30, false, false, st, rng);
         }
     }
     print_group(L);
@@ -597,10 +596,10 @@ void more_tables(bool quick, cudaStream_t st, rng_t *rngp)
     int bi = 0;
     for (int blk : {64, 128, 256, 512, 1024}) {
         bench_host_to_host(8, 4, 4, 7340033, NTT_VARIANT_BASELINE, NTT_MODMUL_NAIVE, blk,
-                           quick ? 5 : 30, T, ref_n4[bi], &rng);
+                           quick ? 5 : 30, T, ref_n4[bi], rng);
         for (int pi = 0; pi < 3; pi++)
             bench_host_to_host((size_t)1 << 18, 131072, 131072, primes[pi], NTT_VARIANT_BASELINE,
-                               NTT_MODMUL_NAIVE, blk, quick ? 5 : 30, T, ref_big[pi][bi], &rng);
+                               NTT_MODMUL_NAIVE, blk, quick ? 5 : 30, T, ref_big[pi][bi], rng);
         bi++;
     }
     print_group(T);

@@ -19,9 +19,6 @@
    twiddle 1. */
 static bool SFX(one)(const SFX(mod) *M, size_t i) { return M->cyclic && (i & (i - 1)) == 0; }
 
-/* Subtree of node i over a[0 .. L): two levels over the whole block, then
-   the four quarter blocks depth-first, until a block fits the kernels' leaf
-   block. */
 /* Blocks of at least this many bytes take four levels per sweep (fwd16):
    beyond the L2 a radix-4 pass streams the block from L3 or DRAM, and two
    of them cost two trips where one would do. */
@@ -62,6 +59,9 @@ static void SFX(inv16)(T *a, size_t L, size_t i, const SFX(mod) *M)
     }
 }
 
+/* Subtree of node i over a[0 .. L): two levels over the whole block (four
+   when it is larger than the L2), then the quarter (sixteenth) blocks
+   depth-first, until a block fits the kernels' leaf block. */
 void SFX(ntt_cpu_fwd_tree)(T *a, size_t L, size_t i, const SFX(mod) *M, bool perm)
 {
     const SFX(kern) *K = M->K;
