@@ -657,13 +657,19 @@ template <class T, int K> struct Impl {
     static ntt_status prepare(ntt_plan *p, int smem_max)
     {
         if (p->variant != NTT_VARIANT_FAST) return NTT_OK;
+        // Only the kernels this plan launches: its passes both ways, and the
+        // fused kernel of its last one.
+        auto allow = [&](Family f, int P) -> ntt_status {
+            CK(p, cudaFuncSetAttribute(fast_kernel<T, K>(f, P),
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+            return NTT_OK;
+        };
         const CudaPlan *cp = cp_of(p);
-        for (int i = 0; i <= cp->npasses; i++) {
-            const int P = i < cp->npasses ? cp->passes[i].P : cp->fused.P;
-            for (Family f : {FWD_PASS, INV_PASS, FUSED})
-                CK(p, cudaFuncSetAttribute(fast_kernel<T, K>(f, P),
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+        for (int i = 0; i < cp->npasses; i++) {
+            TRY(allow(FWD_PASS, cp->passes[i].P));
+            TRY(allow(INV_PASS, cp->passes[i].P));
         }
+        TRY(allow(FUSED, cp->fused.P));
         return NTT_OK;
     }
 };

@@ -19,7 +19,6 @@
 // of the kernel before them in the stream (see grid_dep_wait); returns the
 // launch's cudaError_t.
 #define NTT_LAUNCH_PDL(k, g, b, s, st, ...) nttc::launch_pdl((k), (g), (b), (s), (st), __VA_ARGS__)
-#define NTT_REAL_LAUNCH 1
 #endif
 
 namespace nttc {
@@ -72,7 +71,7 @@ template <class T> struct Mod {
 
 // ---- launches -----------------------------------------------------------------
 
-#ifdef NTT_REAL_LAUNCH
+#ifndef NTT_CUDA_EMU  // the CPU stand-in launches through its own macros
 template <class... A>
 cudaError_t launch_pdl(void (*k)(A...), dim3 g, dim3 b, size_t smem, cudaStream_t st, A... args)
 {
