@@ -90,7 +90,7 @@ for stage in "$@"; do
     step ncu profile
     # One run per case, so that its first launches are the kernels of one call.
     : >"$OUT/ncu.txt"
-    for c in 0 1 2; do
+    for c in ${PROFILE_CASES:-0 1 2 3}; do
       NTT_PROFILE_CASE=$c ncu --clock-control none --section SpeedOfLight --section Occupancy \
         --section LaunchStats --section WarpStateStats --section MemoryWorkloadAnalysis \
         --section ComputeWorkloadAnalysis --section InstructionStats --section SchedulerStats \

@@ -644,22 +644,29 @@ extern "C" int bench_gpu(int argc, char **argv)
     if (cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) != cudaSuccess) return EXIT_FAILURE_LIB;
     rng_t rng;
     rng_seed(&rng, 20261121);
-    const int reps = profile ? 2 : quick ? 10 : 50;
+    const char *pr = getenv("NTT_PROFILE_REPS");  // profile mode: 2 unless told
+    const int reps = profile ? (pr && atoi(pr) > 0 ? atoi(pr) : 2) : quick ? 10 : 50;
     if (profile) {
         // NTT_PROFILE_CASE picks one, so that a profiler's first launches are its kernels.
         const char *pc = getenv("NTT_PROFILE_CASE");
         const int which = pc ? atoi(pc) : -1;
+        const char *pl = getenv("NTT_PROFILE_LOG");  // transform size (2^18 for case 2, else 2^24)
+        const int plog = pl && atoi(pl) >= 1 && atoi(pl) <= 26 ? atoi(pl) : 24;
         if (which < 0 || which == 0)
-            bench_forward({"profile", NTT_U32, (size_t)1 << 24, 1, {469762049}, 0}, NTT_MODMUL_SHOUP,
+            bench_forward({"profile", NTT_U32, (size_t)1 << plog, 1, {469762049}, 0}, NTT_MODMUL_SHOUP,
                           reps, st, &rng);
         if (which < 0 || which == 1)
             bench_forward({"profile", NTT_U64, (size_t)1 << 16, 40, {4611685941117976577ull},
                            NTT_FLAG_NEGACYCLIC}, NTT_MODMUL_SHOUP, reps, st, &rng);
         if (which < 0 || which == 2) {
-            MulCase m = {"profile", (size_t)1 << 18, 131072, 131072, 469762049, NTT_VARIANT_FAST,
-                         NTT_MODMUL_SHOUP, 0, 0, "polymul u32 2^18 shoup"};
+            const size_t h = (size_t)1 << (pl ? plog - 1 : 17);  // operand length
+            MulCase m = {"profile", 2 * h, h, h, 469762049, NTT_VARIANT_FAST, NTT_MODMUL_SHOUP, 0, 0, ""};
+            m.label = "polymul u32 2^" + std::to_string(pl ? plog : 18) + " shoup";
             bench_polymul(m, reps, false, false, st, &rng);
         }
+        if (which < 0 || which == 3)
+            bench_forward({"profile", NTT_U64, (size_t)1 << plog, 1, {4611685941117976577ull}, 0},
+                          NTT_MODMUL_SHOUP, reps, st, &rng);
         print_group("profile");
         return EXIT_OK;
     }

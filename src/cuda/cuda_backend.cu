@@ -42,6 +42,7 @@ struct CudaPlan {
     int npasses;
     size_t max_smem;
     int last_error;
+    bool compact;  // the last pass takes compact twiddles (build_compact)
 };
 
 CudaPlan *cp_of(const ntt_plan *plan) { return static_cast<CudaPlan *>(plan->backend_data); }
@@ -164,6 +165,31 @@ template <class T> ntt_status upload(const ntt_plan *plan, CudaPlan *cp, const H
         if (s_ != NTT_OK) return s_;    \
     } while (0)
 
+// The compact-twiddle tables (see group_butterflies): every 2^l-th node of
+// each level, and the roots rho_l(t) read off the tree at level l.
+template <class T>
+ntt_status build_compact(const ntt_plan *plan, CudaPlan *cp, const HostMod<T> &H, Mod<T> *M)
+{
+    const ntt_modulus *cm = H.cm;
+    const size_t n = plan->n;
+    for (int l = 1; l < 4 && ((size_t)2 << l) <= n; l++) {
+        HostBuf<Tw<T>> fl(n >> l), il(n >> l);
+        if (!fl.p || !il.p) return NTT_ENOMEM;
+        for (size_t i = 1; i < (n >> l); i++) {  // node i << l: level + l, index times 2^l
+            fl[i] = H.tw(cm->w[i << l]);
+            il[i] = H.tw(cm->winv[i << l]);
+        }
+        TRY(upload(plan, cp, fl, &M->ftl[l]));
+        TRY(upload(plan, cp, il, &M->itl[l]));
+        const size_t b = (size_t)1 << l;
+        for (size_t t = 0; t < b; t++) {
+            M->rho[0][b + t] = H.tw(H.mulmod(cm->w[b + t], cm->winv[b]));
+            M->rho[1][b + t] = H.tw(H.mulmod(cm->winv[b + t], cm->w[b]));
+        }
+    }
+    return NTT_OK;
+}
+
 template <class T>
 ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, Mod<T> *out)
 {
@@ -227,6 +253,7 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
         }
         TRY(upload(plan, cp, fw, &M.ftw));
         TRY(upload(plan, cp, iw, &M.itw));
+        if (cp->compact) TRY(build_compact(plan, cp, H, &M));
     } else if (plan->variant != NTT_VARIANT_BASELINE) {
         // Stage m of the DIT transform uses w_m^j, j < m/2, at m/2 - 1 + j.
         HostBuf<T> fw(n), fwx(n), iw(n), iwx(n);
@@ -282,10 +309,10 @@ int plan_passes(int D, size_t elem, int rmax, Geom *g)
         // (128 KiB tiles, still 512 blocks): 2^24 forward 193 -> 176 us on
         // an H200; u64 lost with them (494 -> 550 us).
         const int lc = elem == 4 && lo >= 13 ? 4 : logC;
-        g[k++] = Geom{d, P, lo, lc < lo ? lc : lo, rmax};
+        g[k++] = Geom{d, P, lo, lc < lo ? lc : lo, rmax, 0};
         d += P;
     }
-    g[k++] = Geom{d, bottom, 0, 0, rmax};
+    g[k++] = Geom{d, bottom, 0, 0, rmax, 0};
     return k;  /* at most 1 + ceil(17 / 11) for D <= 30 */
 }
 
@@ -346,34 +373,45 @@ ntt_status launch_tiles(ntt_plan *plan, void (*kern)(PassArgs<T>), const Geom &g
 template <class T> using PassKernel = void (*)(PassArgs<T>);
 enum Family { FWD_PASS, INV_PASS, FUSED };
 
+template <class T, int K, int P, bool CT> PassKernel<T> family_kernel(Family f)
+{
+    return f == FWD_PASS ? k_pass<T, K, false, P, CT>
+         : f == INV_PASS ? k_pass<T, K, true, P, CT>
+                         : k_polymul_bottom<T, K, P, CT>;
+}
+
+// Compact-twiddle kernels exist only where plans use them (init_mods).
+template <class T, int K, int P> PassKernel<T> pass_kernel(Family f, bool ct)
+{
+    if constexpr (K == K_SHOUP && sizeof(T) == 4 && P >= kMinCompactP)
+        if (ct) return family_kernel<T, K, P, true>(f);
+    return family_kernel<T, K, P, false>(f);
+}
+
 template <class T, int K, int... I>
-PassKernel<T> fast_kernel(Family f, int P, std::integer_sequence<int, I...>)
+PassKernel<T> fast_kernel(Family f, const Geom &g, std::integer_sequence<int, I...>)
 {
     PassKernel<T> k = nullptr;
-    ((P == I + 1 ? (void)(k = f == FWD_PASS   ? k_pass<T, K, false, I + 1>
-                              : f == INV_PASS ? k_pass<T, K, true, I + 1>
-                                              : k_polymul_bottom<T, K, I + 1>)
-                 : (void)0),
-     ...);
+    ((g.P == I + 1 ? (void)(k = pass_kernel<T, K, I + 1>(f, g.ct != 0)) : (void)0), ...);
     return k;
 }
-template <class T, int K> PassKernel<T> fast_kernel(Family f, int P)
+template <class T, int K> PassKernel<T> fast_kernel(Family f, const Geom &g)
 {
-    return fast_kernel<T, K>(f, P, std::make_integer_sequence<int, kMaxP>());
+    return fast_kernel<T, K>(f, g, std::make_integer_sequence<int, kMaxP>());
 }
 
 template <class T, int K, bool INV>
 ntt_status launch_pass(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t items, int nz,
                        cudaStream_t st)
 {
-    return launch_tiles<T>(plan, fast_kernel<T, K>(INV ? INV_PASS : FWD_PASS, g.P), g, a, items, nz,
+    return launch_tiles<T>(plan, fast_kernel<T, K>(INV ? INV_PASS : FWD_PASS, g), g, a, items, nz,
                            false, st);
 }
 
 template <class T, int K>
 ntt_status launch_bottom(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t items, cudaStream_t st)
 {
-    return launch_tiles<T>(plan, fast_kernel<T, K>(FUSED, g.P), g, a, items, 1, true, st);
+    return launch_tiles<T>(plan, fast_kernel<T, K>(FUSED, g), g, a, items, 1, true, st);
 }
 
 // One thread per element: n <= 2^30 gives at most 2^22 blocks of 256, well
@@ -659,17 +697,17 @@ template <class T, int K> struct Impl {
         if (p->variant != NTT_VARIANT_FAST) return NTT_OK;
         // Only the kernels this plan launches: its passes both ways, and the
         // fused kernel of its last one.
-        auto allow = [&](Family f, int P) -> ntt_status {
-            CK(p, cudaFuncSetAttribute(fast_kernel<T, K>(f, P),
+        auto allow = [&](Family f, const Geom &g) -> ntt_status {
+            CK(p, cudaFuncSetAttribute(fast_kernel<T, K>(f, g),
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
             return NTT_OK;
         };
         const CudaPlan *cp = cp_of(p);
         for (int i = 0; i < cp->npasses; i++) {
-            TRY(allow(FWD_PASS, cp->passes[i].P));
-            TRY(allow(INV_PASS, cp->passes[i].P));
+            TRY(allow(FWD_PASS, cp->passes[i]));
+            TRY(allow(INV_PASS, cp->passes[i]));
         }
-        TRY(allow(FUSED, cp->fused.P));
+        TRY(allow(FUSED, cp->fused));
         return NTT_OK;
     }
 };
@@ -721,14 +759,27 @@ void cuda_plan_free(ntt_plan *plan)
 
 template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
 {
+    cp->npasses = plan_passes((int)plan->logn, sizeof(T), pass_rmax<T>(), cp->passes);
+    // Compact twiddles (group_butterflies) from 2^22 on, u32 only: on an
+    // H100, u32 forward 2^22 / 2^23 / 2^24 took 55.9 / 158.5 / 196 us with
+    // the tree's tables and 54.4 / 148 / 192 us with them, 2^20 and 2^21
+    // (tables in L2) 17.5 -> 19.0 and 29.5 -> 32.9 us; u64 2^24, whose passes
+    // are bound by arithmetic, 521 -> 547 us (gpu-h100-2026-11-21l-ct.txt).
+    // NTT_CUDA_COMPACT_LOG=k moves the threshold, for tests and A/B runs.
+    Geom &last = cp->passes[cp->npasses - 1];
+    const char *cl = getenv("NTT_CUDA_COMPACT_LOG");
+    const int compact_log = cl && *cl ? atoi(cl) : 22;
+    cp->compact = plan->variant == NTT_VARIANT_FAST && plan->modmul == NTT_MODMUL_SHOUP &&
+                  sizeof(T) == 4 && cp->npasses > 1 && last.P >= kMinCompactP &&
+                  (int)plan->logn >= compact_log;
+    last.ct = cp->compact;
+    cp->fused = last;
+    cp->fused.rmax = 3;  // k_polymul_bottom's rounds
     HostBuf<Mod<T>> mods(plan->nmod);
     if (!mods.p) return NTT_ENOMEM;
     for (size_t i = 0; i < plan->nmod; i++) TRY(build_mod<T>(plan, cp, &plan->mod[i], &mods[i]));
     CK(plan, cudaMalloc(&cp->dmods, mods.n * sizeof(Mod<T>)));
     CK(plan, cudaMemcpy(cp->dmods, mods.p, mods.n * sizeof(Mod<T>), cudaMemcpyHostToDevice));
-    cp->npasses = plan_passes((int)plan->logn, sizeof(T), pass_rmax<T>(), cp->passes);
-    cp->fused = cp->passes[cp->npasses - 1];
-    cp->fused.rmax = 3;  // k_polymul_bottom's rounds
     for (int i = 0; i < cp->npasses; i++) {
         size_t s = pass_smem<T>(cp->passes[i], i == cp->npasses - 1);
         if (s > cp->max_smem) cp->max_smem = s;

@@ -60,6 +60,11 @@ template <class T> struct Mod {
     // Tree-order tables (other kinds), each twiddle beside its companion so
     // that one 8- or 16-byte load brings both.
     const Tw<T> *ftw, *itw;
+    // Compact twiddles (cuda_fast.cuh, group_butterflies), Shoup kind only:
+    // ftl[l][2^j + m] = ftw[2^(j+l) + m 2^l] for l = 1..3 (itl: itw), and
+    // rho[0][2^l + t] = w(l, t) / w(l, 0) for t < 2^l (rho[1]: inverse).
+    const Tw<T> *ftl[4], *itl[4];
+    Tw<T> rho[2][16];
     // The reports' kernels: stage tables in DIT order, offset m/2 - 1 for
     // stage m (values and companions), and roots for power-computed ones.
     const T *lfw, *lfwx, *liw, *liwx;

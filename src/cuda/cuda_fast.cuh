@@ -27,6 +27,7 @@ enum {
 struct Geom {
     int d0, P, lo, logC;
     int rmax;  // most levels one round keeps in registers (3 or 4)
+    int ct;    // compact twiddles (group_butterflies): Shoup kind, P >= kMinCompactP
 };
 
 // A pass's P levels split into the fewest rounds of at most rmax levels,
@@ -50,6 +51,9 @@ __host__ __device__ constexpr int round_start(int P, int rmax, int idx)
 // a run-time P cost about five integer instructions per element access
 // (SASS of 642032a: some 40% of a radix-16 round).
 constexpr int kMaxP = 13;
+// Compact twiddles are made for the u32 passes of this many levels and
+// more: the bottom passes of the sizes whose tables outgrow L2.
+constexpr int kMinCompactP = 10;
 
 template <class T> struct PassArgs {
     const T *in[2];     // operand blockIdx.z
@@ -118,7 +122,16 @@ __device__ __forceinline__ void level_tw(Tw<T> (&w)[NMAX], int nt, unsigned d, u
 
 // The butterflies of one group in registers: levels l = 0 .. r-1 of the
 // round (level l has 2^l distinct twiddles).
-template <int K, class T, bool INV, int r>
+//
+// Compact twiddles (CT): the twiddles of level l > 0 of a group are the
+// nodes (d+l, k0 + t), t < 2^l, k0 a multiple of 2^l, and node exponents
+// (tables.c) give w(d+l, k0 + t) = w(d+l, k0) rho_l(t), rho_l(t) a root
+// of unity of order 2^(l+1) that depends on neither d nor k0.  So a group
+// loads one entry per level, w(d+l, k0) = Mg.ftl[l][2^d + k0/2^l] (a table
+// 2^l times shorter than the tree's), and multiplies by rho_l(t) first:
+// one more product per butterfly with t > 0 buys the deep levels' twiddle
+// traffic, which at 2^24 is as large as the data's.
+template <int K, class T, bool INV, int r, bool CT>
 __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, uint32_t hi, int s0,
                                                   int gh, const Mod<T> &Mg, const Ar<T> &M,
                                                   const Tw<T> *tab, bool scale_root, Tw<T> sc,
@@ -130,17 +143,24 @@ __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, ui
         const int l = INV ? r - 1 - q : q;
         const int dist = R >> (l + 1);
         const uint32_t k0 = (hi << (s0 + l)) + ((uint32_t)gh << l);
+        const bool ct = CT && l > 0;
         Tw<T> w[1 << (r - 1)];
-        level_tw<K, T, INV, 1 << (r - 1)>(w, 1 << l, d + l, k0, Mg, tab);
+        if (ct)
+            w[0] = (INV ? Mg.itl[l] : Mg.ftl[l])[(1u << d) + (k0 >> l)];
+        else
+            level_tw<K, T, INV, 1 << (r - 1)>(w, 1 << l, d + l, k0, Mg, tab);
 #pragma unroll
         for (int e = 0; e < R; e++) {
             if (e & dist) continue;
-            const Tw<T> W = w[e >> (r - l)];
+            const int t = e >> (r - l);
+            const Tw<T> W = w[ct ? 0 : t];
             if (!INV) {
                 T u = csub(x[e], M.p2);
-                T t = mulw<K, T>(x[e + dist], W, M);
-                x[e] = u + t;
-                x[e + dist] = u - t + M.p2;
+                T y = x[e + dist];
+                if (ct && t > 0) y = mulw<K, T>(y, Mg.rho[0][(1 << l) + t], M);
+                T v = mulw<K, T>(y, W, M);
+                x[e] = u + v;
+                x[e + dist] = u - v + M.p2;
             } else if (scale_root && s0 + l == 0) {
                 T a = x[e], b = x[e + dist];
                 x[e] = mulw<K, T>(a + b, sc, M);
@@ -148,7 +168,9 @@ __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, ui
             } else {
                 T a = x[e], b = x[e + dist];
                 x[e] = csub(a + b, M.p2);
-                x[e + dist] = mulw<K, T>(a - b + M.p2, W, M);
+                T y = a - b + M.p2;
+                if (ct && t > 0) y = mulw<K, T>(y, Mg.rho[1][(1 << l) + t], M);
+                x[e + dist] = mulw<K, T>(y, W, M);
             }
         }
     }
@@ -158,7 +180,7 @@ __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, ui
 // group's elements lie 2^GLO apart in its column (GLO = P - S0 - r); the
 // bits of mid below and above theirs (gl, gh) name the group.  All loads
 // of a group are issued before the first use.
-template <int K, class T, bool INV, int P, int S0, int r>
+template <int K, class T, bool INV, int P, int S0, int r, bool CT>
 __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T> &io,
                                         uint32_t gc0, bool from_global, bool to_global,
                                         const Mod<T> &Mg, const Ar<T> &M, const Tw<T> *tab,
@@ -217,7 +239,7 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
 #pragma unroll
             for (int e = 0; e < R; e++) x[e] = trow[S.pad(e << GLO)];
         }
-        group_butterflies<K, T, INV, r>(x, d, hi, S0, gh, Mg, M, tab, scale_root, sc, sc1);
+        group_butterflies<K, T, INV, r, CT>(x, d, hi, S0, gh, Mg, M, tab, scale_root, sc, sc1);
         if (to_global) {
             if (reduce) {
 #pragma unroll
@@ -251,7 +273,7 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
 // tile, with a barrier before every round that reads what others wrote.
 // Threads tid of nthr share the groups; every thread of the block calls
 // this the same number of times, so that the barriers match.
-template <int K, class T, bool INV, int P, int RMAX, int Q = 0>
+template <int K, class T, bool INV, int P, int RMAX, bool CT, int Q = 0>
 __device__ __forceinline__ void run_rounds(const TileShape<T, P> &S, const PassIO<T> &io,
                                            uint32_t gc0, bool first_global, bool last_global,
                                            const Mod<T> &Mg, const Ar<T> &M, bool scale_root,
@@ -261,10 +283,10 @@ __device__ __forceinline__ void run_rounds(const TileShape<T, P> &S, const PassI
     if constexpr (Q < NR) {
         constexpr int IDX = INV ? NR - 1 - Q : Q;
         const bool fg = first_global && Q == 0, tg = last_global && Q == NR - 1;
-        round_r<K, T, INV, P, round_start(P, RMAX, IDX), round_size(P, RMAX, IDX)>(
+        round_r<K, T, INV, P, round_start(P, RMAX, IDX), round_size(P, RMAX, IDX), CT>(
             S, io, gc0, fg, tg, Mg, M, INV ? Mg.itw : Mg.ftw, scale_root, sc, sc1, tid, nthr);
         if (!tg) __syncthreads();
-        run_rounds<K, T, INV, P, RMAX, Q + 1>(S, io, gc0, first_global, last_global, Mg, M,
+        run_rounds<K, T, INV, P, RMAX, CT, Q + 1>(S, io, gc0, first_global, last_global, Mg, M,
                                               scale_root, sc, sc1, tid, nthr);
     }
 }
@@ -281,16 +303,19 @@ template <class T> __host__ __device__ constexpr int pass_max_threads() { return
 // tiles) are held to 40 registers, three blocks of 512 threads per SM:
 // 2^24 forward 235 -> 193 us on an H200.  Doing the same for 11 levels
 // made 2^18 10% slower; the rest are left to the compiler (80 registers
-// for u32; bench/results/gpu-h200-2026-11-21d-minb-*.txt).
-template <class T, int P> __host__ __device__ constexpr int pass_min_blocks()
+// for u32; bench/results/gpu-h200-2026-11-21d-minb-*.txt).  With compact
+// twiddles the 12-level pass spills 248 bytes in 40 registers and takes
+// two blocks (2^23 on an H100: 162 us with three, 148 with two), where
+// the 13-level one keeps three (192 against 196 us; gpu-h100-2026-11-21l-ct.txt).
+template <class T, int P, bool CT> __host__ __device__ constexpr int pass_min_blocks()
 {
-    return sizeof(T) == 4 && P >= 12 ? 3 : 1;
+    return sizeof(T) == 4 && P >= 12 ? (CT && P == 12 ? 2 : 3) : 1;
 }
 
 // One pass of a transform, forward (CT) or inverse (GS), with columns of
 // P levels.  grid: x column groups, y batch items, z operands.
-template <class T, int K, bool INV, int P>
-__global__ void __launch_bounds__(pass_max_threads<T>(), pass_min_blocks<T, P>()) k_pass(PassArgs<T> a)
+template <class T, int K, bool INV, int P, bool CT>
+__global__ void __launch_bounds__(pass_max_threads<T>(), pass_min_blocks<T, P, CT>()) k_pass(PassArgs<T> a)
 {
     NTT_DYN_SMEM(smem);
     const TileShape<T, P> S(a.g);
@@ -309,7 +334,7 @@ __global__ void __launch_bounds__(pass_max_threads<T>(), pass_min_blocks<T, P>()
     const Tw<T> sc1 = (a.flags & F_SCALE_MUL) ? Mg.s1_mul : Mg.s1_inv;
     const uint32_t gc0 = blockIdx.x << S.logC;
     grid_dep_wait();
-    run_rounds<K, T, INV, P, pass_rmax<T>()>(S, io, gc0, true, true, Mg, M, scale, sc, sc1,
+    run_rounds<K, T, INV, P, pass_rmax<T>(), CT>(S, io, gc0, true, true, Mg, M, scale, sc, sc1,
                                              threadIdx.x, blockDim.x);
 }
 
@@ -321,7 +346,7 @@ __global__ void __launch_bounds__(pass_max_threads<T>(), pass_min_blocks<T, P>()
 // side (a single thread, as in the CPU stand-in, takes them in turn): the
 // kernel is bound by the latency of its dependent rounds, and twice the
 // warps per SM hide more of it.
-template <class T, int K, int P>
+template <class T, int K, int P, bool CT>
 __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
 {
     NTT_DYN_SMEM(smem);
@@ -338,12 +363,12 @@ __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
     PassIO<T> ib = {a.in[1] + item * a.in_stride, nullptr, a.in_len[1], 0, tb, 0};
     grid_dep_wait();
     if (nt == 1) {
-        run_rounds<K, T, false, P, 3>(S, ia, gc0, true, false, Mg, M, false, none, none, 0, 1);
-        run_rounds<K, T, false, P, 3>(S, ib, gc0, true, false, Mg, M, false, none, none, 0, 1);
+        run_rounds<K, T, false, P, 3, CT>(S, ia, gc0, true, false, Mg, M, false, none, none, 0, 1);
+        run_rounds<K, T, false, P, 3, CT>(S, ib, gc0, true, false, Mg, M, false, none, none, 0, 1);
     } else {
         const int half = nt >> 1;
         const bool second = tid >= half;
-        run_rounds<K, T, false, P, 3>(S, second ? ib : ia, gc0, true, false, Mg, M, false, none,
+        run_rounds<K, T, false, P, 3, CT>(S, second ? ib : ia, gc0, true, false, Mg, M, false, none,
                                       none, second ? tid - half : tid, half);
     }
     for (int i = tid; i < S.C * S.L; i += nt) {
@@ -354,7 +379,7 @@ __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
     const bool root = S.d0 == 0;
     PassIO<T> ic = {nullptr, a.out[0] + item * a.out_stride, 0, a.out_len, ta,
                     root ? F_REDUCE : 0};
-    run_rounds<K, T, true, P, 3>(S, ic, gc0, false, true, Mg, M, root, Mg.s_mul, Mg.s1_mul, tid,
+    run_rounds<K, T, true, P, 3, CT>(S, ic, gc0, false, true, Mg, M, root, Mg.s_mul, Mg.s1_mul, tid,
                                  nt);
 }
 
