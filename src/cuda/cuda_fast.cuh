@@ -27,7 +27,7 @@ enum {
 struct Geom {
     int d0, P, lo, logC;
     int rmax;  // most levels one round keeps in registers (3 or 4)
-    int ct;    // compact twiddles (group_butterflies): Shoup kind, P >= kMinCompactP
+    int ct;    // compact twiddles (group_butterflies): u32, Shoup kind, P >= kMinCompactP
 };
 
 // A pass's P levels split into the fewest rounds of at most rmax levels,
