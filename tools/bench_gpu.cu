@@ -650,8 +650,9 @@ extern "C" int bench_gpu(int argc, char **argv)
         // NTT_PROFILE_CASE picks one, so that a profiler's first launches are its kernels.
         const char *pc = getenv("NTT_PROFILE_CASE");
         const int which = pc ? atoi(pc) : -1;
-        const char *pl = getenv("NTT_PROFILE_LOG");  // transform size (2^18 for case 2, else 2^24)
-        const int plog = pl && atoi(pl) >= 1 && atoi(pl) <= 26 ? atoi(pl) : 24;
+        // NTT_PROFILE_LOG: the transform size (default 2^24, the product's 2^18).
+        const int pl = getenv("NTT_PROFILE_LOG") ? atoi(getenv("NTT_PROFILE_LOG")) : 0;
+        const int plog = pl >= 2 && pl <= 26 ? pl : 24, mlog = pl >= 2 && pl <= 26 ? pl : 18;
         if (which < 0 || which == 0)
             bench_forward({"profile", NTT_U32, (size_t)1 << plog, 1, {469762049}, 0}, NTT_MODMUL_SHOUP,
                           reps, st, &rng);
@@ -659,9 +660,9 @@ extern "C" int bench_gpu(int argc, char **argv)
             bench_forward({"profile", NTT_U64, (size_t)1 << 16, 40, {4611685941117976577ull},
                            NTT_FLAG_NEGACYCLIC}, NTT_MODMUL_SHOUP, reps, st, &rng);
         if (which < 0 || which == 2) {
-            const size_t h = (size_t)1 << (pl ? plog - 1 : 17);  // operand length
+            const size_t h = (size_t)1 << (mlog - 1);  // operand length
             MulCase m = {"profile", 2 * h, h, h, 469762049, NTT_VARIANT_FAST, NTT_MODMUL_SHOUP, 0, 0, ""};
-            m.label = "polymul u32 2^" + std::to_string(pl ? plog : 18) + " shoup";
+            m.label = "polymul u32 2^" + std::to_string(mlog) + " shoup";
             bench_polymul(m, reps, false, false, st, &rng);
         }
         if (which < 0 || which == 3)

@@ -42,7 +42,6 @@ struct CudaPlan {
     int npasses;
     size_t max_smem;
     int last_error;
-    bool compact;  // the last pass takes compact twiddles (build_compact)
 };
 
 CudaPlan *cp_of(const ntt_plan *plan) { return static_cast<CudaPlan *>(plan->backend_data); }
@@ -166,9 +165,11 @@ template <class T> ntt_status upload(const ntt_plan *plan, CudaPlan *cp, const H
     } while (0)
 
 // The compact-twiddle tables (see group_butterflies): every 2^l-th node of
-// each level, and the roots rho_l(t) read off the tree at level l.
+// each level, copied from the tree tables fw, iw (companions included), and
+// the roots rho_l(t) read off the tree at level l.
 template <class T>
-ntt_status build_compact(const ntt_plan *plan, CudaPlan *cp, const HostMod<T> &H, Mod<T> *M)
+ntt_status build_compact(const ntt_plan *plan, CudaPlan *cp, const HostMod<T> &H,
+                         HostBuf<Tw<T>> &fw, HostBuf<Tw<T>> &iw, Mod<T> *M)
 {
     const ntt_modulus *cm = H.cm;
     const size_t n = plan->n;
@@ -176,8 +177,8 @@ ntt_status build_compact(const ntt_plan *plan, CudaPlan *cp, const HostMod<T> &H
         HostBuf<Tw<T>> fl(n >> l), il(n >> l);
         if (!fl.p || !il.p) return NTT_ENOMEM;
         for (size_t i = 1; i < (n >> l); i++) {  // node i << l: level + l, index times 2^l
-            fl[i] = H.tw(cm->w[i << l]);
-            il[i] = H.tw(cm->winv[i << l]);
+            fl[i] = fw[i << l];
+            il[i] = iw[i << l];
         }
         TRY(upload(plan, cp, fl, &M->ftl[l]));
         TRY(upload(plan, cp, il, &M->itl[l]));
@@ -253,7 +254,7 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
         }
         TRY(upload(plan, cp, fw, &M.ftw));
         TRY(upload(plan, cp, iw, &M.itw));
-        if (cp->compact) TRY(build_compact(plan, cp, H, &M));
+        if (cp->fused.ct) TRY(build_compact(plan, cp, H, fw, iw, &M));
     } else if (plan->variant != NTT_VARIANT_BASELINE) {
         // Stage m of the DIT transform uses w_m^j, j < m/2, at m/2 - 1 + j.
         HostBuf<T> fw(n), fwx(n), iw(n), iwx(n);
@@ -769,10 +770,9 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     Geom &last = cp->passes[cp->npasses - 1];
     const char *cl = getenv("NTT_CUDA_COMPACT_LOG");
     const int compact_log = cl && *cl ? atoi(cl) : 22;
-    cp->compact = plan->variant == NTT_VARIANT_FAST && plan->modmul == NTT_MODMUL_SHOUP &&
-                  sizeof(T) == 4 && cp->npasses > 1 && last.P >= kMinCompactP &&
-                  (int)plan->logn >= compact_log;
-    last.ct = cp->compact;
+    last.ct = plan->variant == NTT_VARIANT_FAST && plan->modmul == NTT_MODMUL_SHOUP &&
+              sizeof(T) == 4 && cp->npasses > 1 && last.P >= kMinCompactP &&
+              (int)plan->logn >= compact_log;
     cp->fused = last;
     cp->fused.rmax = 3;  // k_polymul_bottom's rounds
     HostBuf<Mod<T>> mods(plan->nmod);

@@ -60,7 +60,7 @@ template <class T> struct Mod {
     // Tree-order tables (other kinds), each twiddle beside its companion so
     // that one 8- or 16-byte load brings both.
     const Tw<T> *ftw, *itw;
-    // Compact twiddles (cuda_fast.cuh, group_butterflies), Shoup kind only:
+    // Compact twiddles (cuda_fast.cuh, group_butterflies; u32 Shoup plans):
     // ftl[l][2^j + m] = ftw[2^(j+l) + m 2^l] for l = 1..3 (itl: itw), and
     // rho[0][2^l + t] = w(l, t) / w(l, 0) for t < 2^l (rho[1]: inverse).
     const Tw<T> *ftl[4], *itl[4];
