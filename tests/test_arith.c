@@ -7,6 +7,7 @@
 #include "test_common.h"
 
 #include "../src/core/arith.h"
+#include "../src/core/internal.h"
 
 #include <inttypes.h>
 
@@ -304,6 +305,46 @@ static void test_powmod_invmod(void)
     }
 }
 
+/* The input range checks, portable and dispatched (AVX2 where the CPU has
+   it), on lengths around their blocks (4096 / 8192 values) and vectors,
+   with one value >= p planted at the edges and inside. */
+static void test_any_geq(void)
+{
+    static const size_t lens[] = {0, 1, 7, 31, 32, 33, 4095, 4096, 4097, 8191, 8192, 8193, 20011};
+    static uint32_t x32[20011];
+    static uint64_t x64[20011];
+    for (size_t li = 0; li < COUNT(lens); li++) {
+        const size_t len = lens[li];
+        for (int pi = 0; pi < 4; pi++) {
+            const uint32_t p32 = pi == 0 ? 2u : pi == 1 ? 469762049u : pi == 2 ? 0xffffffffu : (uint32_t)rnd_range(2, 0xffffffffu);
+            const uint64_t p64 = pi == 0 ? 2u : pi == 1 ? 4611686018427387847ull : pi == 2 ? UINT64_MAX : rnd_range(2, UINT64_MAX);
+            for (size_t j = 0; j < len; j++) {
+                x32[j] = j % 5 == 0 ? p32 - 1 : (uint32_t)rnd_below(p32);
+                x64[j] = j % 5 == 0 ? p64 - 1 : rnd_below(p64);
+            }
+            CHECK(!ntt_any_geq_u32(x32, len, p32) && !ntt_any_geq_portable_u32(x32, len, p32),
+                  "any_geq_u32: len %zu, p %" PRIu32 ": values below p reported", len, p32);
+            CHECK(!ntt_any_geq_u64(x64, len, p64) && !ntt_any_geq_portable_u64(x64, len, p64),
+                  "any_geq_u64: len %zu, p %" PRIu64 ": values below p reported", len, p64);
+            if (len == 0 || pi == 2) continue; /* nothing is >= 2^w - 1 but itself */
+            const size_t at[4] = {0, len - 1, len / 2, (size_t)rnd_below(len)};
+            for (int k = 0; k < 4; k++) {
+                const size_t j = at[k];
+                const uint32_t s32 = x32[j];
+                const uint64_t s64 = x64[j];
+                x32[j] = k == 2 ? 0xffffffffu : (uint32_t)rnd_range(p32, 0xffffffffu);
+                x64[j] = k == 2 ? UINT64_MAX : rnd_range(p64, UINT64_MAX);
+                CHECK(ntt_any_geq_u32(x32, len, p32) && ntt_any_geq_portable_u32(x32, len, p32),
+                      "any_geq_u32: len %zu, p %" PRIu32 ": %" PRIu32 " at %zu missed", len, p32, x32[j], j);
+                CHECK(ntt_any_geq_u64(x64, len, p64) && ntt_any_geq_portable_u64(x64, len, p64),
+                      "any_geq_u64: len %zu, p %" PRIu64 ": %" PRIu64 " at %zu missed", len, p64, x64[j], j);
+                x32[j] = s32;
+                x64[j] = s64;
+            }
+        }
+    }
+}
+
 int main(void)
 {
     test_init("test_arith");
@@ -313,5 +354,6 @@ int main(void)
     test_montgomery();
     test_barrett();
     test_powmod_invmod();
+    test_any_geq();
     return test_finish();
 }

@@ -152,8 +152,12 @@ static inline bool ntt_overlaps(const void *x, size_t xbytes, const void *y, siz
     const uintptr_t a = (uintptr_t)x, b = (uintptr_t)y;
     return a < b + ybytes && b < a + xbytes;
 }
-/* 1 if some a[i] >= p (cpu.c: AVX2 when the CPU has it). */
+/* 1 if some a[i] >= p (cpu.c: AVX2 when the CPU has it, else the portable
+   code, which is exposed for the tests). */
+bool ntt_any_geq_u32(const uint32_t *a, size_t len, uint32_t p);
 bool ntt_any_geq_u64(const uint64_t *a, size_t len, uint64_t p);
+bool ntt_any_geq_portable_u32(const uint32_t *a, size_t len, uint32_t p);
+bool ntt_any_geq_portable_u64(const uint64_t *a, size_t len, uint64_t p);
 /* Whether any of the first len coefficients of count items (stride apart,
    plan->width wide) is >= its item's modulus. */
 bool ntt_out_of_range(const ntt_plan *plan, const void *a, size_t len, size_t count, size_t stride);

@@ -108,17 +108,10 @@ bool ntt_out_of_range(const ntt_plan *plan, const void *a, size_t len, size_t co
 {
     for (size_t it = 0; it < count; it++) {
         const uint64_t p = plan->mod[it % plan->nmod].p;
-        if (plan->width == NTT_U32) {
-            const uint32_t *x = (const uint32_t *)a + it * stride;
-            uint32_t bad = 0;
-            for (size_t j = 0; j < len; j++) bad |= x[j] >= (uint32_t)p;
-            if (bad) return true;
-        } else {
-            const uint64_t *x = (const uint64_t *)a + it * stride;
-            uint64_t bad = 0;
-            for (size_t j = 0; j < len; j++) bad |= x[j] >= p;
-            if (bad) return true;
-        }
+        const bool bad = plan->width == NTT_U32
+                             ? ntt_any_geq_u32((const uint32_t *)a + it * stride, len, (uint32_t)p)
+                             : ntt_any_geq_u64((const uint64_t *)a + it * stride, len, p);
+        if (bad) return true;
     }
     return false;
 }

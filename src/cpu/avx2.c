@@ -792,6 +792,27 @@ AVX2_INSTANCE(NTT_MODMUL_MONTGOMERY, mont)
 
 /* ---- helpers for the rest of the library ------------------------------------------ */
 
+bool ntt_avx2_any_geq_u32(const uint32_t *a, size_t len, uint32_t p)
+{
+    /* The unsigned maximum of each block against p - 1: one instruction per
+       eight values. */
+    const V lim = _mm256_set1_epi32((int)(p - 1));
+    size_t i = 0;
+    while (i + 32 <= len) {
+        const size_t e = len - i > 8192 ? i + 8192 : len - (len - i) % 32;
+        V m0 = _mm256_setzero_si256(), m1 = m0;
+        for (; i < e; i += 32) {
+            m0 = _mm256_max_epu32(m0, _mm256_max_epu32(LD(a + i), LD(a + i + 8)));
+            m1 = _mm256_max_epu32(m1, _mm256_max_epu32(LD(a + i + 16), LD(a + i + 24)));
+        }
+        const V m = _mm256_max_epu32(_mm256_max_epu32(m0, m1), lim);
+        if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(m, lim)) != -1) return true;
+    }
+    for (; i < len; i++)
+        if (a[i] >= p) return true;
+    return false;
+}
+
 bool ntt_avx2_any_geq_u64(const uint64_t *a, size_t len, uint64_t p)
 {
     /* Unsigned compare through the signed one, both sides biased by 2^63. */

@@ -39,23 +39,47 @@ void *ntt_cpu_alloc(size_t bytes)
 #undef SFX
 #undef W64
 
+bool ntt_any_geq_portable_u32(const uint32_t *a, size_t len, uint32_t p)
+{
+    for (size_t i = 0; i < len;) {
+        const size_t e = len - i > 4096 ? i + 4096 : len;
+        uint32_t bad = 0;
+        for (; i < e; i++) bad |= a[i] >= p;
+        if (bad) return true;
+    }
+    return false;
+}
+
+/* x >= p exactly when x - p does not borrow: the borrows, ANDed branch-free
+   over blocks, vectorize on plain SSE2, which has no 64-bit compare. */
+bool ntt_any_geq_portable_u64(const uint64_t *a, size_t len, uint64_t p)
+{
+    for (size_t i = 0; i < len;) {
+        const size_t e = len - i > 4096 ? i + 4096 : len;
+        uint64_t borrows = ~(uint64_t)0;
+        for (; i < e; i++) {
+            const uint64_t x = a[i], d = x - p;
+            borrows &= (~x & p) | ((~x | p) & d);
+        }
+        if (!(borrows >> 63)) return true;
+    }
+    return false;
+}
+
+bool ntt_any_geq_u32(const uint32_t *a, size_t len, uint32_t p)
+{
+#ifdef NTT_HAVE_AVX2
+    if (ntt_avx2_ops.available()) return ntt_avx2_any_geq_u32(a, len, p);
+#endif
+    return ntt_any_geq_portable_u32(a, len, p);
+}
+
 bool ntt_any_geq_u64(const uint64_t *a, size_t len, uint64_t p)
 {
 #ifdef NTT_HAVE_AVX2
     if (ntt_avx2_ops.available()) return ntt_avx2_any_geq_u64(a, len, p);
 #endif
-    /* The borrow of a - p, accumulated branch-free in blocks: SSE2 has no
-       64-bit compare, but this vectorizes. */
-    for (size_t i = 0; i < len;) {
-        const size_t e = len - i > 4096 ? i + 4096 : len;
-        uint64_t borrow = 0;
-        for (; i < e; i++) {
-            const uint64_t x = a[i], d = x - p;
-            borrow |= (~x & p) | ((~x | p) & d);
-        }
-        if (borrow >> 63) return true;
-    }
-    return false;
+    return ntt_any_geq_portable_u64(a, len, p);
 }
 
 void ntt_cpu_plan_free(ntt_plan *plan)

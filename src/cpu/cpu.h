@@ -73,6 +73,7 @@ ntt_status ntt_cpu_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, si
 
 #ifdef NTT_HAVE_AVX2
 /* avx2.c */
+bool ntt_avx2_any_geq_u32(const uint32_t *a, size_t len, uint32_t p);
 bool ntt_avx2_any_geq_u64(const uint64_t *a, size_t len, uint64_t p);
 #endif
 
