@@ -7,8 +7,8 @@
  * What every CPU backend shares: the per-modulus tables, the depth-first
  * drivers (a block larger than the kernels' leaf block gets one radix-4
  * pass, then its four quarters recursively, so every level below the top
- * few runs in L1; a block larger than the L2 gets two radix-4 steps in one
- * sweep, then its sixteen parts), the zero-padded load, the item-level
+ * few runs in L1; a block larger than the L2 gets two or three radix-4
+ * steps in one sweep, then its 16 or 64 parts), the zero-padded load, the item-level
  * operations and the reports' baseline.  Kernels are reached through M->K
  * only.
  */
@@ -19,49 +19,68 @@
    twiddle 1. */
 static bool SFX(one)(const SFX(mod) *M, size_t i) { return M->cyclic && (i & (i - 1)) == 0; }
 
-/* Blocks of at least this many bytes take four levels per sweep (fwd16):
-   beyond the L2 a radix-4 pass streams the block from L3 or DRAM, and two
-   of them cost two trips where one would do. */
+/* Blocks of at least this many bytes take several levels per sweep: beyond
+   the L2 a radix-4 pass streams the block from L3 or DRAM, and two of them
+   cost two trips where one would do. */
 static const size_t SFX(kBig) = (size_t)2 << 20;
-/* Columns per chunk of a four-level sweep: 16 rows of them, 16 KiB * 16 =
-   256 KiB for u32, stay in L2 between the two radix-4 steps. */
-static const size_t SFX(kChunk) = (size_t)16384 / sizeof(T);
+/* A sweep's chunk of columns, all its rows, stays in L2 between steps. */
+static const size_t SFX(kSweepBytes) = (size_t)256 << 10;
 
-static bool SFX(sweep16)(const SFX(mod) *M, size_t L)
+/* Three steps from 4 MiB on: the 64 parts of blocks up to 64 MiB are then
+   no larger than an L2 (one step fewer left them twice as large as the L2
+   and cost a second trip through L3 or DRAM on the way down). */
+unsigned SFX(ntt_cpu_sweep_steps)(const SFX(mod) *M, size_t L)
 {
-    return L / 4 > M->K->block && L * sizeof(T) >= SFX(kBig) && L / 16 >= SFX(kChunk);
+    if (L / 4 <= M->K->block || L * sizeof(T) < SFX(kBig)) return 1;
+    return L * sizeof(T) > ((size_t)4 << 20) ? 3 : 2;
 }
 
-/* Four forward levels of node i over a block of L: the 16 elements
-   j + m L/16 (m < 16) meet only each other in them, so for a chunk of
-   columns j both radix-4 steps run while its 16 rows sit in cache. */
-static void SFX(fwd16)(T *a, size_t L, size_t i, const SFX(mod) *M)
+size_t SFX(ntt_cpu_sweep_cols)(size_t L, unsigned k)
+{
+    const size_t s = L >> (2 * k), c = SFX(kSweepBytes) / (sizeof(T) << (2 * k));
+    return s < c ? s : c;
+}
+
+/* Step st of a sweep: the 4^st nodes below i, each a radix-4 pass over the
+   chunk's columns in every row of its quarters. */
+static void SFX(cols_step)(T *a, size_t L, size_t i, unsigned k, unsigned st, size_t j0, size_t c,
+                           bool inverse, const SFX(mod) *M)
 {
     const SFX(kern) *K = M->K;
-    const size_t q = L / 4, s = L / 16, c = SFX(kChunk);
-    for (size_t j0 = 0; j0 < s; j0 += c) {
-        for (size_t m = 0; m < 4; m++)
-            (SFX(one)(M, i) ? K->fwd4one : K->fwd4)(a + j0 + m * s, q, c, i, M);
-        for (size_t g = 0; g < 4; g++)
-            (SFX(one)(M, 4 * i + g) ? K->fwd4one : K->fwd4)(a + g * q + j0, s, c, 4 * i + g, M);
+    const size_t s = L >> (2 * k), nodes = (size_t)1 << (2 * st), len = L >> (2 * st);
+    const size_t q = len / 4, rows = q / s;
+    for (size_t g = 0; g < nodes; g++) {
+        const size_t node = i * nodes + g;
+        void (*f)(T *, size_t, size_t, size_t, const SFX(mod) *) =
+            inverse ? (SFX(one)(M, node) ? K->inv4one : K->inv4)
+                    : (SFX(one)(M, node) ? K->fwd4one : K->fwd4);
+        for (size_t r = 0; r < rows; r++) f(a + g * len + r * s + j0, q, c, node, M);
     }
 }
 
-static void SFX(inv16)(T *a, size_t L, size_t i, const SFX(mod) *M)
+void SFX(ntt_cpu_fwd_cols)(T *a, size_t L, size_t i, unsigned k, size_t j0, size_t c,
+                           const SFX(mod) *M)
 {
-    const SFX(kern) *K = M->K;
-    const size_t q = L / 4, s = L / 16, c = SFX(kChunk);
-    for (size_t j0 = 0; j0 < s; j0 += c) {
-        for (size_t g = 0; g < 4; g++)
-            (SFX(one)(M, 4 * i + g) ? K->inv4one : K->inv4)(a + g * q + j0, s, c, 4 * i + g, M);
-        for (size_t m = 0; m < 4; m++)
-            (SFX(one)(M, i) ? K->inv4one : K->inv4)(a + j0 + m * s, q, c, i, M);
-    }
+    for (unsigned st = 0; st < k; st++) SFX(cols_step)(a, L, i, k, st, j0, c, false, M);
 }
 
-/* Subtree of node i over a[0 .. L): two levels over the whole block (four
-   when it is larger than the L2), then the quarter (sixteenth) blocks
-   depth-first, until a block fits the kernels' leaf block. */
+void SFX(ntt_cpu_inv_cols)(T *a, size_t L, size_t i, unsigned k, size_t j0, size_t c,
+                           const SFX(mod) *M)
+{
+    for (unsigned st = k; st-- > 0;) SFX(cols_step)(a, L, i, k, st, j0, c, true, M);
+}
+
+/* One sweep of k steps over a whole block, chunk by chunk. */
+static void SFX(sweep)(T *a, size_t L, size_t i, unsigned k, bool inverse, const SFX(mod) *M)
+{
+    const size_t s = L >> (2 * k), c = SFX(ntt_cpu_sweep_cols)(L, k);
+    for (size_t j0 = 0; j0 < s; j0 += c)
+        (inverse ? SFX(ntt_cpu_inv_cols) : SFX(ntt_cpu_fwd_cols))(a, L, i, k, j0, c, M);
+}
+
+/* Subtree of node i over a[0 .. L): one sweep (two levels, or four or six
+   when the block is larger than the L2), then the parts depth-first, until
+   a block fits the kernels' leaf block. */
 void SFX(ntt_cpu_fwd_tree)(T *a, size_t L, size_t i, const SFX(mod) *M, bool perm)
 {
     const SFX(kern) *K = M->K;
@@ -69,15 +88,10 @@ void SFX(ntt_cpu_fwd_tree)(T *a, size_t L, size_t i, const SFX(mod) *M, bool per
         (perm ? K->fwd_small_p : K->fwd_small)(a, L, i, M);
         return;
     }
-    if (SFX(sweep16)(M, L)) {
-        SFX(fwd16)(a, L, i, M);
-        for (size_t g = 0; g < 16; g++)
-            SFX(ntt_cpu_fwd_tree)(a + g * (L / 16), L / 16, 16 * i + g, M, perm);
-        return;
-    }
-    const size_t q = L / 4;
-    (SFX(one)(M, i) ? K->fwd4one : K->fwd4)(a, q, q, i, M);
-    for (size_t g = 0; g < 4; g++) SFX(ntt_cpu_fwd_tree)(a + g * q, q, 4 * i + g, M, perm);
+    const unsigned k = SFX(ntt_cpu_sweep_steps)(M, L);
+    const size_t parts = (size_t)1 << (2 * k), s = L >> (2 * k);
+    SFX(sweep)(a, L, i, k, false, M);
+    for (size_t g = 0; g < parts; g++) SFX(ntt_cpu_fwd_tree)(a + g * s, s, parts * i + g, M, perm);
 }
 
 void SFX(ntt_cpu_inv_tree)(T *a, size_t L, size_t i, const SFX(mod) *M, bool perm)
@@ -87,15 +101,10 @@ void SFX(ntt_cpu_inv_tree)(T *a, size_t L, size_t i, const SFX(mod) *M, bool per
         (perm ? K->inv_small_p : K->inv_small)(a, L, i, M);
         return;
     }
-    if (SFX(sweep16)(M, L)) {
-        for (size_t g = 0; g < 16; g++)
-            SFX(ntt_cpu_inv_tree)(a + g * (L / 16), L / 16, 16 * i + g, M, perm);
-        SFX(inv16)(a, L, i, M);
-        return;
-    }
-    const size_t q = L / 4;
-    for (size_t g = 0; g < 4; g++) SFX(ntt_cpu_inv_tree)(a + g * q, q, 4 * i + g, M, perm);
-    (SFX(one)(M, i) ? K->inv4one : K->inv4)(a, q, q, i, M);
+    const unsigned k = SFX(ntt_cpu_sweep_steps)(M, L);
+    const size_t parts = (size_t)1 << (2 * k), s = L >> (2 * k);
+    for (size_t g = 0; g < parts; g++) SFX(ntt_cpu_inv_tree)(a + g * s, s, parts * i + g, M, perm);
+    SFX(sweep)(a, L, i, k, true, M);
 }
 
 void SFX(ntt_cpu_inv_below_root)(T *a, size_t n, const SFX(mod) *M, bool perm)
@@ -168,20 +177,13 @@ void SFX(ntt_cpu_fused_tree)(T *b, T *a, size_t L, size_t i, const SFX(mod) *M)
         }
         return;
     }
-    if (SFX(sweep16)(M, L)) {
-        const size_t s = L / 16;
-        SFX(fwd16)(a, L, i, M);
-        if (b != a) SFX(fwd16)(b, L, i, M);
-        for (size_t g = 0; g < 16; g++) SFX(ntt_cpu_fused_tree)(b + g * s, a + g * s, s, 16 * i + g, M);
-        SFX(inv16)(b, L, i, M);
-        return;
-    }
-    const size_t q = L / 4;
-    const bool one = SFX(one)(M, i);
-    (one ? K->fwd4one : K->fwd4)(a, q, q, i, M);
-    if (b != a) (one ? K->fwd4one : K->fwd4)(b, q, q, i, M);
-    for (size_t g = 0; g < 4; g++) SFX(ntt_cpu_fused_tree)(b + g * q, a + g * q, q, 4 * i + g, M);
-    (one ? K->inv4one : K->inv4)(b, q, q, i, M);
+    const unsigned k = SFX(ntt_cpu_sweep_steps)(M, L);
+    const size_t parts = (size_t)1 << (2 * k), s = L >> (2 * k);
+    SFX(sweep)(a, L, i, k, false, M);
+    if (b != a) SFX(sweep)(b, L, i, k, false, M);
+    for (size_t g = 0; g < parts; g++)
+        SFX(ntt_cpu_fused_tree)(b + g * s, a + g * s, s, parts * i + g, M);
+    SFX(sweep)(b, L, i, k, true, M);
 }
 
 /* ---- baseline: the course reports' design -------------------------------

@@ -120,6 +120,17 @@ void SFX(ntt_cpu_mod_free)(SFX(mod) *M);
    perm: the kernels' own spectrum order (see fwd_small_p). */
 void SFX(ntt_cpu_fwd_tree)(T *a, size_t L, size_t i, const SFX(mod) *M, bool perm);
 void SFX(ntt_cpu_inv_tree)(T *a, size_t L, size_t i, const SFX(mod) *M, bool perm);
+/* Radix-4 steps the drivers take in one sweep over a block of L (1, 2 or
+   3: the block is then 4, 16 or 64 parts), and the columns of its chunks. */
+unsigned SFX(ntt_cpu_sweep_steps)(const SFX(mod) *M, size_t L);
+size_t SFX(ntt_cpu_sweep_cols)(size_t L, unsigned k);
+/* k forward (inverse) radix-4 steps of node i's block a[0 .. L), seen as
+   4^k rows of L/4^k, on the columns [j0, j0 + c): those elements meet only
+   each other in these 2k levels, so chunks of columns are independent. */
+void SFX(ntt_cpu_fwd_cols)(T *a, size_t L, size_t i, unsigned k, size_t j0, size_t c,
+                           const SFX(mod) *M);
+void SFX(ntt_cpu_inv_cols)(T *a, size_t L, size_t i, unsigned k, size_t j0, size_t c,
+                           const SFX(mod) *M);
 /* dst <- src (len <= n values, zero above; uint64_t when src64, else T),
    then the forward levels of the inverse root kernel's nodes (1, and 2, 3
    when log2 n is even), for the positions [j0, j1) of the root span (see

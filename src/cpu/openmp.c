@@ -22,6 +22,9 @@ static void ntt_omp_share(size_t total, int nt, int t, size_t *b, size_t *e)
     *e = ue * 16 < total ? ue * 16 : total;
 }
 
+/* Sweeps in a frontier plan: at most one per two levels of a 2^63 array. */
+#define OMP_MAX_SWEEPS 32
+
 #define T uint32_t
 #define SFX(name) name##_u32
 #include "openmp_impl.h"

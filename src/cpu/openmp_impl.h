@@ -3,57 +3,57 @@
  *   T     element type (uint32_t / uint64_t)
  *   SFX   name suffix macro
  *
- * One transform on all threads: the root level(s), then a few radix-4
- * passes over the "frontier" nodes, each split by positions among the
- * threads (one barrier per pass, not per level), until there are at least
- * four subtrees per thread; then every thread finishes whole subtrees,
- * depth first, with the serial drivers (all remaining levels, no barrier).
+ * One transform on all threads: the root level(s), then a sweep or two
+ * over the "frontier" nodes (two to six levels per trip through memory,
+ * chunks of columns shared among the threads, one barrier per sweep),
+ * until there are enough subtrees for every thread; then the threads
+ * finish whole subtrees, depth first, with the serial drivers (all
+ * remaining levels, no barrier).
  * The inverse mirrors it; a product runs both with the leaves of b's
  * forward, the pointwise product and the inverse's leaves fused, as the
  * serial path does.
  */
 
-/* Nodes first .. first+count-1, each of length len, contiguous from a. */
+/* Nodes first .. first+count-1, each of length len, contiguous from a; k:
+   the radix-4 steps of the sweep that runs on them. */
 typedef struct {
     size_t first, count, len;
+    unsigned k;
 } SFX(front);
 
-/* The frontier below the root kernel's levels, and how many radix-4 passes
-   deeper the threads start their subtrees: as few as give every thread the
-   same number of (equal) subtrees, or at least four each when the count
-   cannot divide evenly. */
-static unsigned SFX(depth)(size_t n, int nt, const SFX(mod) *M, SFX(front) *f0)
+/* The frontier sweeps below the root kernel's levels, f[0 .. return), and
+   the subtrees' frontier f[return]: as few as give every thread the same
+   number of (equal) subtrees, or at least four each when the count cannot
+   divide evenly; each as many steps as the serial drivers take on a block
+   of its length, so no level streams the array twice. */
+static unsigned SFX(plan)(size_t n, int nt, const SFX(mod) *M, SFX(front) *f)
 {
     size_t len, nc = ntt_cpu_root_children(n, &len);
-    *f0 = (SFX(front)){nc, nc, len};
     const size_t minlen = M->K->block > 4096 ? M->K->block : 4096, t = (size_t)nt;
     unsigned d = 0;
-    for (size_t c = nc; !(c >= t && (c % t == 0 || c >= 4 * t)) && len / 4 >= minlen; c *= 4, len /= 4)
+    f[0] = (SFX(front)){nc, nc, len, 0};
+    while (d < OMP_MAX_SWEEPS && !(f[d].count >= t && (f[d].count % t == 0 || f[d].count >= 4 * t))) {
+        unsigned k = SFX(ntt_cpu_sweep_steps)(M, f[d].len);
+        while (k > 0 && (f[d].len >> (2 * k)) < minlen) k--;
+        if (k == 0) break;
+        f[d].k = k;
+        f[d + 1] = (SFX(front)){f[d].first << (2 * k), f[d].count << (2 * k), f[d].len >> (2 * k), 0};
         d++;
+    }
     return d;
 }
 
-static SFX(front) SFX(down)(SFX(front) f, unsigned d)
+/* One sweep over the nodes of f in a and, unless NULL, in b, on all threads:
+   chunks of columns handed out as threads come free. */
+static void SFX(sweep_par)(T *a, T *b, SFX(front) f, const SFX(mod) *M, bool inverse)
 {
-    for (; d > 0; d--) f = (SFX(front)){4 * f.first, 4 * f.count, f.len / 4};
-    return f;
-}
-
-/* A radix-4 pass over the nodes of f: this thread's share of the
-   count * len/4 positions. */
-static void SFX(pass4)(T *a, SFX(front) f, const SFX(mod) *M, bool inverse, int nt, int t)
-{
-    const SFX(kern) *K = M->K;
-    const size_t q = f.len / 4;
-    size_t b, e;
-    ntt_omp_share(f.count * q, nt, t, &b, &e);
-    while (b < e) {
-        const size_t g = b / q, j = b % q, cnt = q - j < e - b ? q - j : e - b;
-        const size_t node = f.first + g;
-        const bool one = M->cyclic && (node & (node - 1)) == 0;
-        if (inverse) (one ? K->inv4one : K->inv4)(a + g * f.len + j, q, cnt, node, M);
-        else (one ? K->fwd4one : K->fwd4)(a + g * f.len + j, q, cnt, node, M);
-        b += cnt;
+    const size_t c = SFX(ntt_cpu_sweep_cols)(f.len, f.k), nch = (f.len >> (2 * f.k)) / c;
+    const size_t units = f.count * nch;
+#pragma omp for schedule(dynamic, 1)
+    for (size_t u = 0; u < (b ? 2 : 1) * units; u++) {
+        const size_t v = u % units, g = v / nch, j0 = (v % nch) * c;
+        T *x = (u < units ? a : b) + g * f.len;
+        (inverse ? SFX(ntt_cpu_inv_cols) : SFX(ntt_cpu_fwd_cols))(x, f.len, f.first + g, f.k, j0, c, M);
     }
 }
 
@@ -65,33 +65,25 @@ static void SFX(to_internal)(T *a, size_t n, const SFX(mod) *M, int nt, int t)
     if (M->K->to_internal && b < e) M->K->to_internal(a + b, e - b, M);
 }
 
-/* Forward levels below the root: frontier passes, then whole subtrees. */
-static void SFX(fwd_below)(T *a, size_t n, const SFX(mod) *M, bool perm, int nt, int t)
+/* Forward levels below the root: frontier sweeps, then whole subtrees. */
+static void SFX(fwd_below)(T *a, size_t n, const SFX(mod) *M, bool perm, int nt)
 {
-    SFX(front) f;
-    const unsigned d = SFX(depth)(n, nt, M, &f);
-    for (unsigned k = 0; k < d; k++) {
-        SFX(pass4)(a, SFX(down)(f, k), M, false, nt, t);
-#pragma omp barrier
-    }
-    f = SFX(down)(f, d);
-#pragma omp for schedule(static)
-    for (size_t g = 0; g < f.count; g++)
-        SFX(ntt_cpu_fwd_tree)(a + g * f.len, f.len, f.first + g, M, perm);
+    SFX(front) f[OMP_MAX_SWEEPS + 1];
+    const unsigned d = SFX(plan)(n, nt, M, f);
+    for (unsigned k = 0; k < d; k++) SFX(sweep_par)(a, NULL, f[k], M, false);
+#pragma omp for schedule(dynamic, 1)
+    for (size_t g = 0; g < f[d].count; g++)
+        SFX(ntt_cpu_fwd_tree)(a + g * f[d].len, f[d].len, f[d].first + g, M, perm);
 }
 
-static void SFX(inv_below)(T *a, size_t n, const SFX(mod) *M, bool perm, int nt, int t)
+static void SFX(inv_below)(T *a, size_t n, const SFX(mod) *M, bool perm, int nt)
 {
-    SFX(front) f;
-    const unsigned d = SFX(depth)(n, nt, M, &f);
-    const SFX(front) leaves = SFX(down)(f, d);
-#pragma omp for schedule(static)
-    for (size_t g = 0; g < leaves.count; g++)
-        SFX(ntt_cpu_inv_tree)(a + g * leaves.len, leaves.len, leaves.first + g, M, perm);
-    for (unsigned k = d; k-- > 0;) {
-        SFX(pass4)(a, SFX(down)(f, k), M, true, nt, t);
-#pragma omp barrier
-    }
+    SFX(front) f[OMP_MAX_SWEEPS + 1];
+    const unsigned d = SFX(plan)(n, nt, M, f);
+#pragma omp for schedule(dynamic, 1)
+    for (size_t g = 0; g < f[d].count; g++)
+        SFX(ntt_cpu_inv_tree)(a + g * f[d].len, f[d].len, f[d].first + g, M, perm);
+    for (unsigned k = d; k-- > 0;) SFX(sweep_par)(a, NULL, f[k], M, true);
 }
 
 static void SFX(root)(T *a, void *out, size_t n, size_t lc, SFX(tw) s, SFX(tw) s1, bool out64,
@@ -113,7 +105,7 @@ static void SFX(forward_par)(const ntt_plan *plan, T *a, const SFX(mod) *M, int 
             else (M->cyclic ? K->fwd4one : K->fwd4)(a + b, span, e - b, 1, M);
         }
 #pragma omp barrier
-        SFX(fwd_below)(a, n, M, false, nt, t);
+        SFX(fwd_below)(a, n, M, false, nt);
         ntt_omp_share(n, nt, t, &b, &e);
         if (b < e) K->reduce(a + b, e - b, M);
     }
@@ -129,7 +121,7 @@ static void SFX(inverse_par)(const ntt_plan *plan, T *a, const SFX(mod) *M, int 
         const int t = omp_get_thread_num();
         SFX(to_internal)(a, n, M, nt, t);
 #pragma omp barrier
-        SFX(inv_below)(a, n, M, false, nt, t);
+        SFX(inv_below)(a, n, M, false, nt);
         SFX(root)(a, a, n, n, M->s_inv, M->s1_inv, false, M, nt, t);
     }
 }
@@ -154,22 +146,13 @@ static void SFX(polymul_par)(const ntt_plan *plan, void *c, size_t lc, const voi
             if (R != A) load(R, b, io64, lb, n, j0, j1, M);
         }
 #pragma omp barrier
-        SFX(front) f;
-        const unsigned d = SFX(depth)(n, nt, M, &f);
-        for (unsigned k = 0; k < d; k++) {
-            SFX(pass4)(A, SFX(down)(f, k), M, false, nt, t);
-            if (R != A) SFX(pass4)(R, SFX(down)(f, k), M, false, nt, t);
-#pragma omp barrier
-        }
-        const SFX(front) leaves = SFX(down)(f, d);
-#pragma omp for schedule(static)
-        for (size_t g = 0; g < leaves.count; g++)
-            SFX(ntt_cpu_fused_tree)(R + g * leaves.len, A + g * leaves.len, leaves.len,
-                                    leaves.first + g, M);
-        for (unsigned k = d; k-- > 0;) {
-            SFX(pass4)(R, SFX(down)(f, k), M, true, nt, t);
-#pragma omp barrier
-        }
+        SFX(front) f[OMP_MAX_SWEEPS + 1];
+        const unsigned d = SFX(plan)(n, nt, M, f);
+        for (unsigned k = 0; k < d; k++) SFX(sweep_par)(A, R != A ? R : NULL, f[k], M, false);
+#pragma omp for schedule(dynamic, 1)
+        for (size_t g = 0; g < f[d].count; g++)
+            SFX(ntt_cpu_fused_tree)(R + g * f[d].len, A + g * f[d].len, f[d].len, f[d].first + g, M);
+        for (unsigned k = d; k-- > 0;) SFX(sweep_par)(R, NULL, f[k], M, true);
         SFX(root)(R, c, n, lc, M->s_mul, M->s1_mul, io64, M, nt, t);
     }
 }
