@@ -62,7 +62,7 @@ for stage in "$@"; do
     ;;
   test)
     step test_cuda
-    timeout "${TEST_TIMEOUT:-400}" "$test_cuda" 2>&1 | tee "$OUT/test_cuda.log" | tail -12
+    timeout "${TEST_TIMEOUT:-580}" "$test_cuda" 2>&1 | tee "$OUT/test_cuda.log" | tail -12
     echo "test_cuda exit ${PIPESTATUS[0]}"
     ;;
   sanitize)
