@@ -4,7 +4,7 @@
  * strides, gaps checked untouched), RNS plans, both widths, every modmul
  * kind and the baseline variant, cyclic and negacyclic, both spectrum
  * orders, every power of two from 2 to 2^20 plus 2^21 and 2^22, and
- * ntt_polymul_mod on the direct and CRT paths (also at the edge between two
+ * ntt_polymul_mod on the direct and CRT paths (once at 2^22 + 2^22) (also at the edge between two
  * and three CRT primes).  Inputs are random with many edge values (0 and
  * p-1).
  */
@@ -252,6 +252,35 @@ static void test_polymul_mod(void)
     ntt_cache_clear();
 }
 
+/* A product large enough for the kernels' streaming stores (transform of
+   2^23 u32: 32 MiB per operand, 64 MiB of uint64_t output), into a 16-byte
+   aligned output and one 8 bytes off it (plain stores). */
+static void test_large_product(void)
+{
+    const uint64_t p = 469762049;
+    const size_t la = (size_t)1 << 22, lc = 2 * la - 1;
+    uint64_t *a = xmalloc(la * 8), *b = xmalloc(la * 8), *r = xmalloc(lc * 8);
+    uint64_t *x = xmalloc((lc + 2) * 8);
+    fill(a, la, p);
+    fill(b, la, p);
+    ntt_status s = ntt_polymul_mod(r, a, la, b, la, p, NTT_BACKEND_SCALAR);
+    CHECK_STATUS(NTT_OK, s, "scalar ntt_polymul_mod, length 2^22");
+    for (int off = 0; off < 2; off++) {
+        uint64_t *c = x + ((uintptr_t)x % 16 == 0 ? off : 1 - off);
+        ntt_plan_options o = {0};
+        o.threads = pick_threads();
+        s = ntt_polymul_mod_ex(c, a, la, b, la, p, be, &o);
+        CHECK_STATUS(NTT_OK, s, "%s ntt_polymul_mod, length 2^22", ntt_backend_name(be));
+        CHECK_ARR64(r, c, lc, "%s ntt_polymul_mod, length 2^22, output %s16-byte aligned, threads=%d",
+                    ntt_backend_name(be), off ? "not " : "", o.threads);
+    }
+    free(a);
+    free(b);
+    free(r);
+    free(x);
+    ntt_cache_clear();
+}
+
 /* floor(sqrt(x)), x < 2^126. */
 static uint64_t isqrt(tu128 x)
 {
@@ -309,6 +338,7 @@ int backend_check_main(const char *prog, ntt_backend backend, const int *threads
     test_matrix();
     test_batches();
     test_polymul_mod();
+    test_large_product();
     test_crt_edge();
     test_sizes(20);
     /* A few larger sizes, the default kind. */

@@ -492,15 +492,33 @@ NTT_INLINE void inv_smallv(uint32_t *a, size_t L, size_t i, const mod_u32 *M, co
 
 /* ---- root, pointwise, reduction ------------------------------------------------- */
 
-/* Fully reduced outputs of 8 lanes at out[j .. j+8). */
-NTT_INLINE void store_out(void *out, size_t j, V v, const int out64)
+/* Arrays of at least this many bytes written in one pass take streaming
+   stores: far larger than the caches, they would only be read in first
+   (a read for ownership per line: a third of the pass's memory traffic). */
+static const size_t kStreamBytes = (size_t)32 << 20;
+
+NTT_INLINE void put16(void *p, __m128i v, const int nt)
+{
+    if (nt) _mm_stream_si128((__m128i *)p, v);
+    else _mm_storeu_si128((__m128i *)p, v);
+}
+
+/* Fully reduced outputs of 8 lanes at out[j .. j+8); nt: streaming, out
+   16-byte aligned (the caller's arrays may be no more). */
+NTT_INLINE void store_out(void *out, size_t j, V v, const int out64, const int nt)
 {
     if (out64) {
         uint64_t *o = (uint64_t *)out + j;
-        _mm256_storeu_si256((V *)o, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)));
-        _mm256_storeu_si256((V *)(o + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(v, 1)));
+        const V lo = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v));
+        const V hi = _mm256_cvtepu32_epi64(_mm256_extracti128_si256(v, 1));
+        put16(o, _mm256_castsi256_si128(lo), nt);
+        put16(o + 2, _mm256_extracti128_si256(lo, 1), nt);
+        put16(o + 4, _mm256_castsi256_si128(hi), nt);
+        put16(o + 6, _mm256_extracti128_si256(hi, 1), nt);
     } else {
-        _mm256_storeu_si256((V *)((uint32_t *)out + j), v);
+        uint32_t *o = (uint32_t *)out + j;
+        put16(o, _mm256_castsi256_si128(v), nt);
+        put16(o + 4, _mm256_extracti128_si256(v, 1), nt);
     }
 }
 
@@ -516,6 +534,7 @@ NTT_INLINE void inv_rootu(uint32_t *a, void *out, size_t n, size_t lc, size_t j0
 {
     const vcst C = vcst_of(M);
     const vtw S = tw_scalar(s), S1 = tw_scalar(s1);
+    const int nt = lc * (out64 ? 8 : 4) >= kStreamBytes && ((uintptr_t)out & 15) == 0;
     size_t j = j0;
     if (ntt_log2(n) & 1) {
         const size_t h = n / 2;
@@ -525,8 +544,8 @@ NTT_INLINE void inv_rootu(uint32_t *a, void *out, size_t n, size_t lc, size_t j0
             const V y = _mm256_loadu_si256((const V *)(a + j + h));
             const V u = scale_out(_mm256_add_epi32(x, y), S, C, kind, unit);
             const V v = scale_out(_mm256_add_epi32(_mm256_sub_epi32(x, y), C.p2), S1, C, kind, unit);
-            store_out(out, j, u, out64);
-            store_out(out, j + h, v, out64);
+            store_out(out, j, u, out64, nt);
+            store_out(out, j + h, v, out64, nt);
         }
     } else {
         const size_t q = n / 4;
@@ -543,12 +562,15 @@ NTT_INLINE void inv_rootu(uint32_t *a, void *out, size_t n, size_t lc, size_t j0
             const V y1 = scale_out(_mm256_add_epi32(x1, x3), S, C, kind, unit);
             const V y2 = scale_out(_mm256_add_epi32(_mm256_sub_epi32(x0, x2), C.p2), S1, C, kind, unit);
             const V y3 = scale_out(_mm256_add_epi32(_mm256_sub_epi32(x1, x3), C.p2), S1, C, kind, unit);
-            store_out(out, j, y0, out64);
-            store_out(out, j + q, y1, out64);
-            store_out(out, j + 2 * q, y2, out64);
-            store_out(out, j + 3 * q, y3, out64);
+            store_out(out, j, y0, out64, nt);
+            store_out(out, j + q, y1, out64, nt);
+            store_out(out, j + 2 * q, y2, out64, nt);
+            store_out(out, j + 3 * q, y3, out64, nt);
         }
     }
+    /* Streaming stores are weakly ordered: drained before the caller (or
+       another thread past its barrier) reads the output. */
+    if (nt) _mm_sfence();
     /* The rest (outputs past lc, a span shorter than a vector) as scalar
        code. */
     if (j < j1) {
@@ -683,13 +705,16 @@ NTT_INLINE void load_topv(uint32_t *dst, const void *src, bool src64, size_t len
     const vcst C = vcst_of(M);
     const vtw S = tw_scalar(s);
     const size_t h = n / 2;
+    const int nt = n * 4 >= kStreamBytes && ((uintptr_t)dst & 31) == 0;
+#define STN(p, v) (nt ? _mm256_stream_si256((V *)(p), (v)) : ST(p, v))
     if (ntt_log2(n) & 1) {
         for (size_t j = j0; j < j1; j += 8) {
             V x = j < len ? load_src(src, src64, j, len) : _mm256_setzero_si256();
             if (sc) x = mulw(x, S, C, kind);
-            ST(dst + j, x);
-            ST(dst + h + j, x);
+            STN(dst + j, x);
+            STN(dst + h + j, x);
         }
+        if (nt) _mm_sfence();
         return;
     }
     const size_t q = n / 4;
@@ -711,11 +736,13 @@ NTT_INLINE void load_topv(uint32_t *dst, const void *src, bool src64, size_t len
             ctr(&x0, &y0, w2, C, kind, 0);
         }
         ctr(&x1, &y1, w3, C, kind, 0);
-        ST(dst + j, x0);
-        ST(dst + q + j, y0);
-        ST(dst + h + j, x1);
-        ST(dst + h + q + j, y1);
+        STN(dst + j, x0);
+        STN(dst + q + j, y0);
+        STN(dst + h + j, x1);
+        STN(dst + h + q + j, y1);
     }
+    if (nt) _mm_sfence();
+#undef STN
 }
 
 /* ---- per-kind kernel tables ------------------------------------------------------ */
