@@ -4,9 +4,9 @@
  * strides, gaps checked untouched), RNS plans, both widths, every modmul
  * kind and the baseline variant, cyclic and negacyclic, both spectrum
  * orders, every power of two from 2 to 2^20 plus 2^21 and 2^22, and
- * ntt_polymul_mod on the direct and CRT paths (once at 2^22 + 2^22) (also at the edge between two
- * and three CRT primes).  Inputs are random with many edge values (0 and
- * p-1).
+ * ntt_polymul_mod on the direct and CRT paths (also at the edge between two
+ * and three CRT primes, and once at 2^22 x 2^22).  Inputs are random with
+ * many edge values (0 and p-1).
  */
 #include "backend_check.h"
 

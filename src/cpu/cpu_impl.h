@@ -8,9 +8,9 @@
  * drivers (a block larger than the kernels' leaf block gets one radix-4
  * pass, then its four quarters recursively, so every level below the top
  * few runs in L1; a block larger than the L2 gets two or three radix-4
- * steps in one sweep, then its 16 or 64 parts), the zero-padded load, the item-level
- * operations and the reports' baseline.  Kernels are reached through M->K
- * only.
+ * steps in one sweep, then its 16 or 64 parts), the zero-padded load, the
+ * item-level operations and the reports' baseline.  Kernels are reached
+ * through M->K only.
  */
 
 /* ---- depth-first drivers --------------------------------------------------- */
