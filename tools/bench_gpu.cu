@@ -645,14 +645,17 @@ extern "C" int bench_gpu(int argc, char **argv)
     rng_t rng;
     rng_seed(&rng, 20261121);
     const char *pr = getenv("NTT_PROFILE_REPS");  // profile mode: 2 unless told
-    const int reps = profile ? (pr && atoi(pr) > 0 ? atoi(pr) : 2) : quick ? 10 : 50;
+    const int prn = pr ? atoi(pr) : 0;
+    const int reps = profile ? (prn > 0 ? prn : 2) : quick ? 10 : 50;
     if (profile) {
         // NTT_PROFILE_CASE picks one, so that a profiler's first launches are its kernels.
         const char *pc = getenv("NTT_PROFILE_CASE");
         const int which = pc ? atoi(pc) : -1;
         // NTT_PROFILE_LOG: the transform size (default 2^24, the product's 2^18).
-        const int pl = getenv("NTT_PROFILE_LOG") ? atoi(getenv("NTT_PROFILE_LOG")) : 0;
-        const int plog = pl >= 2 && pl <= 26 ? pl : 24, mlog = pl >= 2 && pl <= 26 ? pl : 18;
+        const char *ps = getenv("NTT_PROFILE_LOG");
+        const int pl = ps ? atoi(ps) : 0;
+        const bool sized = pl >= 2 && pl <= 26;
+        const int plog = sized ? pl : 24, mlog = sized ? pl : 18;
         if (which < 0 || which == 0)
             bench_forward({"profile", NTT_U32, (size_t)1 << plog, 1, {469762049}, 0}, NTT_MODMUL_SHOUP,
                           reps, st, &rng);

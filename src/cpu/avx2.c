@@ -503,6 +503,13 @@ NTT_INLINE void put16(void *p, __m128i v, const int nt)
     else _mm_storeu_si128((__m128i *)p, v);
 }
 
+/* The same for 32 bytes at p, 32-byte aligned when nt. */
+NTT_INLINE void put32(void *p, V v, const int nt)
+{
+    if (nt) _mm256_stream_si256((V *)p, v);
+    else ST(p, v);
+}
+
 /* Fully reduced outputs of 8 lanes at out[j .. j+8); nt: streaming, out
    16-byte aligned (the caller's arrays may be no more). */
 NTT_INLINE void store_out(void *out, size_t j, V v, const int out64, const int nt)
@@ -706,13 +713,12 @@ NTT_INLINE void load_topv(uint32_t *dst, const void *src, bool src64, size_t len
     const vtw S = tw_scalar(s);
     const size_t h = n / 2;
     const int nt = n * 4 >= kStreamBytes && ((uintptr_t)dst & 31) == 0;
-#define STN(p, v) (nt ? _mm256_stream_si256((V *)(p), (v)) : ST(p, v))
     if (ntt_log2(n) & 1) {
         for (size_t j = j0; j < j1; j += 8) {
             V x = j < len ? load_src(src, src64, j, len) : _mm256_setzero_si256();
             if (sc) x = mulw(x, S, C, kind);
-            STN(dst + j, x);
-            STN(dst + h + j, x);
+            put32(dst + j, x, nt);
+            put32(dst + h + j, x, nt);
         }
         if (nt) _mm_sfence();
         return;
@@ -736,13 +742,12 @@ NTT_INLINE void load_topv(uint32_t *dst, const void *src, bool src64, size_t len
             ctr(&x0, &y0, w2, C, kind, 0);
         }
         ctr(&x1, &y1, w3, C, kind, 0);
-        STN(dst + j, x0);
-        STN(dst + q + j, y0);
-        STN(dst + h + j, x1);
-        STN(dst + h + q + j, y1);
+        put32(dst + j, x0, nt);
+        put32(dst + q + j, y0, nt);
+        put32(dst + h + j, x1, nt);
+        put32(dst + h + q + j, y1, nt);
     }
     if (nt) _mm_sfence();
-#undef STN
 }
 
 /* ---- per-kind kernel tables ------------------------------------------------------ */
