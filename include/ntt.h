@@ -252,7 +252,13 @@ NTT_API NTT_NODISCARD ntt_status ntt_polymul_batch_u64(ntt_plan *plan, uint64_t 
    because la + lb - 1 <= n is required (else NTT_EINVAL); cyclic and
    negacyclic plans give the same result.  a, b: la, lb >= 1 coefficients in
    [0, p); c may not overlap a or b.  Saves the caller the zero padding and
-   the backend the transfer of zeros (GPU). */
+   the backend the transfer of zeros (GPU).  On a CUDA plan of the fast
+   variant, when a, b and c all lie in page-locked memory mapped into the
+   device's space (cudaMallocHost, or cudaHostRegister on a UVA system),
+   the product reads a and b and writes c over the bus from its kernels,
+   without staging copies; the call still returns only when c is complete,
+   and writes nothing to c when an input is out of range.  The same holds
+   for ntt_polymul_u32/_u64 with one item. */
 NTT_API NTT_NODISCARD ntt_status ntt_polymul_linear_u32(ntt_plan *plan, uint32_t *c,
                                                 const uint32_t *a, size_t la,
                                                 const uint32_t *b, size_t lb);

@@ -380,6 +380,71 @@ static void errors(void)
            info.l2_bytes >> 10, info.cc_major, info.cc_minor);
 }
 
+/* Products between page-locked buffers take their own path (the fast
+   variant's kernels read a, b and write c over the bus; the others copy):
+   two passes from 2^12, a short result, c from cudaMallocHost and from
+   cudaHostRegister memory, c aliasing a (cyclic), and a ladder kernel. */
+static void pinned_products(void)
+{
+    /* 2^18 on a GPU; the CPU stand-in and the sanitizer runs take 2^max_log */
+    const size_t n = (size_t)1 << (max_log < 9 ? 9 : max_log > 18 ? 18 : max_log);
+    const size_t la = n / 2, lb = n / 2 - 77, lc = la + lb - 1;
+    uint32_t *want = xmalloc(lc * 4), *reg = xmalloc(lc * 4);
+    uint32_t *pa = NULL, *pb = NULL, *pc = NULL;
+    ntt_plan *ps = NULL;
+    CHECK_STATUS(NTT_OK, ntt_plan_create(&ps, n, P32, NTT_U32, NTT_BACKEND_SCALAR, NULL), "scalar");
+    const bool registered = cuda_ok(cudaHostRegister(reg, lc * 4, cudaHostRegisterDefault),
+                                    "cudaHostRegister");
+    if (ps && cuda_ok(cudaMallocHost((void **)&pa, n * 4), "cudaMallocHost") &&
+        cuda_ok(cudaMallocHost((void **)&pb, n * 4), "cudaMallocHost") &&
+        cuda_ok(cudaMallocHost((void **)&pc, n * 4), "cudaMallocHost")) {
+        memset(pa, 0, n * 4);
+        memset(pb, 0, n * 4);
+        rnd_fill32(pa, la, (uint32_t)P32);
+        rnd_fill32(pb, lb, (uint32_t)P32);
+        CHECK_STATUS(NTT_OK, ntt_polymul_linear_u32(ps, want, pa, la, pb, lb), "scalar product");
+        /* a cyclic product of these is the linear one, lc < n */
+        static const config cs[] = {{NTT_VARIANT_FAST, NTT_MODMUL_DEFAULT},
+                                    {NTT_VARIANT_FAST, NTT_MODMUL_MONTGOMERY},
+                                    {NTT_VARIANT_GPU_SHARED, NTT_MODMUL_SHOUP}};
+        for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++) {
+            ntt_plan_options o = {.variant = cs[k].v, .modmul = cs[k].m};
+            ntt_plan *pg = NULL;
+            CHECK_STATUS(NTT_OK, ntt_plan_create(&pg, n, P32, NTT_U32, NTT_BACKEND_CUDA, &o), "cuda");
+            if (!pg) continue;
+            const char *name = ntt_variant_name(cs[k].v);
+            for (size_t i = 0; i < n; i++) pc[i] = 0xdeadbeefu;
+            const uint32_t keep = pb[lb - 1];
+            pb[lb - 1] = (uint32_t)P32;  /* refused before the pass that writes c */
+            CHECK_STATUS(NTT_ERANGE, ntt_polymul_linear_u32(pg, pc, pa, la, pb, lb), "pinned, b = p");
+            int kept = 1;
+            for (size_t i = 0; i < n; i++) kept &= pc[i] == 0xdeadbeefu;
+            CHECK(kept, "c written by a refused pinned product (%s)", name);
+            pb[lb - 1] = keep;
+            CHECK_STATUS(NTT_OK, ntt_polymul_linear_u32(pg, pc, pa, la, pb, lb), "pinned %s", name);
+            CHECK_ARR32(want, pc, lc, "pinned product, %s", name);
+            CHECK(pc[lc] == 0xdeadbeefu, "pinned product wrote past lc (%s)", name);
+            if (registered) {
+                memset(reg, 0, lc * 4);
+                CHECK_STATUS(NTT_OK, ntt_polymul_linear_u32(pg, reg, pa, la, pb, lb), "registered %s", name);
+                CHECK_ARR32(want, reg, lc, "product into registered memory, %s", name);
+            }
+            memcpy(pc, pa, n * 4);
+            CHECK_STATUS(NTT_OK, ntt_polymul_u32(pg, pc, pc, pb), "c = a, %s", name);
+            CHECK_ARR32(want, pc, lc, "pinned cyclic product into its operand, %s", name);
+            CHECK(pc[lc] == 0, "pinned cyclic product, coefficient %zu (%s)", lc, name);
+            ntt_plan_destroy(pg);
+        }
+    }
+    if (registered) cudaHostUnregister(reg);
+    cudaFreeHost(pa);
+    cudaFreeHost(pb);
+    cudaFreeHost(pc);
+    free(want);
+    free(reg);
+    ntt_plan_destroy(ps);
+}
+
 int main(void)
 {
     test_init("test_cuda");
@@ -394,6 +459,7 @@ int main(void)
     const char *fo = getenv("NTT_TEST_FAST_ONLY");
     const size_t nconfigs = fo && *fo == '1' ? 1 : NCONFIGS;
     errors();
+    pinned_products();
     static const unsigned FLAGS[] = {0, NTT_FLAG_NEGACYCLIC, NTT_FLAG_NATURAL_ORDER,
                                      NTT_FLAG_NEGACYCLIC | NTT_FLAG_NATURAL_ORDER};
     for (int wi = 0; wi < 2; wi++) {

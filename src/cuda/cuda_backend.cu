@@ -281,8 +281,8 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 
 // ---- pass geometry -----------------------------------------------------------------
 // Up to 2^19 the bottom pass takes the last min(D, 11) levels on contiguous
-// 2^11-element tiles and one pass above takes the rest over 64-byte column
-// groups (16 u32 or 8 u64 columns).  Beyond, both passes grow to 64 KiB
+// 2^11-element tiles and one pass above takes the rest over 128-byte (32
+// u32) or 64-byte (8 u64) column groups.  Beyond, both passes grow to 64 KiB
 // tiles (the top pass over 32-byte column groups, the bottom up to 2^13
 // elements), so that every size up to 2^24 takes two passes through memory;
 // larger sizes add passes of at most 11 levels on top.  u32 passes over
@@ -293,7 +293,11 @@ int plan_passes(int D, size_t elem, int rmax, Geom *g)
     // u64: 2^10-element bottom tiles, twice the blocks (58 against 69 us at
     // 2^16 x 40 on an H200), unless that would add a pass.
     int bottom = D < 11 ? D : 11;
-    int logC = elem == 4 ? 4 : 3, maxP = 8;
+    // u32: 128-byte column groups.  A host-to-host product's first pass
+    // reads its operands over the bus in rows of that size, and its last
+    // writes them (2^18 on an H100: 68-73 us, against 75-78 with 64-byte
+    // rows; on device pointers 17.6 against 17.2 us, within run-to-run noise).
+    int logC = elem == 4 ? 5 : 3, maxP = 8;
     if (elem == 8 && D >= 10 && D - 10 <= maxP) bottom = 10;
     if (D > 19) {
         logC = elem == 4 ? 3 : 2;
@@ -445,6 +449,18 @@ template <class T> PassArgs<T> base_args(const ntt_plan *plan, size_t item0)
     return a;
 }
 
+// A host-pointer product's operands may still be landing (b_ready: b's
+// copy; null when both are there), and it may write c only once the CPU's
+// check of the inputs has passed (gate(ctx), called just before the first
+// launch that writes c; null: no check).  Device-pointer calls pass none.
+struct Arrival {
+    cudaEvent_t b_ready;
+    bool (*gate)(const void *ctx);
+    const void *ctx;
+};
+
+bool passes_gate(const Arrival *arr) { return !arr || !arr->gate || arr->gate(arr->ctx); }
+
 template <class T, int K>
 ntt_status fast_transform(ntt_plan *plan, T *d, size_t count, size_t stride, cudaStream_t st,
                           bool inv)
@@ -472,17 +488,19 @@ ntt_status fast_transform(ntt_plan *plan, T *d, size_t count, size_t stride, cud
 
 // c = a b: top forward passes of both operands into the scratch buffers, the
 // fused bottom pass, the top inverse passes; one or two launches per pass.
-// When b_ready is given, b is still arriving: a's first pass runs before st
-// waits for it.
+// When arr->b_ready is given, b is still arriving: a's first pass runs
+// before st waits for it.
 template <class T, int K>
 ntt_status fast_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, const T *b,
                         size_t lb, size_t count, size_t stride, cudaStream_t st,
-                        cudaEvent_t b_ready)
+                        const Arrival *arr)
 {
     CudaPlan *cp = cp_of(plan);
     const size_t n = plan->n, np = (size_t)cp->npasses;
+    const cudaEvent_t b_ready = arr ? arr->b_ready : nullptr;
     if (np == 1) {
         if (b_ready) CK(plan, cudaStreamWaitEvent(st, b_ready, 0));
+        if (!passes_gate(arr)) return NTT_ERANGE;
         PassArgs<T> x = base_args<T>(plan, 0);
         x.in[0] = a;
         x.in[1] = b;
@@ -529,6 +547,7 @@ ntt_status fast_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, 
         x.out[1] = nullptr;
         for (size_t q = np - 1; q-- > 0;) {
             if (q == 0) {
+                if (!passes_gate(arr)) return NTT_ERANGE;
                 x.out[0] = c + i0 * stride;
                 x.out_stride = stride;
                 x.out_len = lc;
@@ -632,10 +651,11 @@ ntt_status ladder_transform(ntt_plan *plan, T *d, size_t count, size_t stride, c
 template <class T, int K>
 ntt_status ladder_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, const T *b,
                           size_t lb, size_t count, size_t stride, cudaStream_t st,
-                          cudaEvent_t b_ready)
+                          const Arrival *arr)
 {
     CudaPlan *cp = cp_of(plan);
-    if (b_ready) CK(plan, cudaStreamWaitEvent(st, b_ready, 0));
+    if (arr && arr->b_ready) CK(plan, cudaStreamWaitEvent(st, arr->b_ready, 0));
+    if (!passes_gate(arr)) return NTT_ERANGE;  // before the pads, which may write c
     const size_t n = plan->n;
     T *A = static_cast<T *>(cp->dA), *B = static_cast<T *>(cp->dB);
     const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
@@ -682,13 +702,13 @@ template <class T, int K> struct Impl {
     }
     static ntt_status polymul(ntt_plan *p, void *c, size_t lc, const void *a, size_t la,
                               const void *b, size_t lb, size_t count, size_t stride, cudaStream_t st,
-                              cudaEvent_t b_ready)
+                              const Arrival *arr)
     {
         if (p->variant == NTT_VARIANT_FAST)
             return fast_polymul<T, K>(p, static_cast<T *>(c), lc, static_cast<const T *>(a), la,
-                                      static_cast<const T *>(b), lb, count, stride, st, b_ready);
+                                      static_cast<const T *>(b), lb, count, stride, st, arr);
         return ladder_polymul<T, K>(p, static_cast<T *>(c), lc, static_cast<const T *>(a), la,
-                                    static_cast<const T *>(b), lb, count, stride, st, b_ready);
+                                    static_cast<const T *>(b), lb, count, stride, st, arr);
     }
     // The dynamic shared-memory limit is an attribute of the kernel, shared by
     // every plan in the process: raised to the device's maximum, never set to
@@ -718,7 +738,7 @@ struct Table {
     ntt_status (*pointwise)(ntt_plan *, void *, const void *, const void *, size_t, size_t,
                             cudaStream_t);
     ntt_status (*polymul)(ntt_plan *, void *, size_t, const void *, size_t, const void *, size_t,
-                          size_t, size_t, cudaStream_t, cudaEvent_t);
+                          size_t, size_t, cudaStream_t, const Arrival *);
     ntt_status (*prepare)(ntt_plan *, int);
 };
 
@@ -924,14 +944,30 @@ ntt_status cuda_pointwise(ntt_plan *plan, void *c, const void *a, const void *b,
 
 // Page-locked host memory (cudaMallocHost / cudaHostRegister) can be the
 // source or target of a copy directly, with no staging copy on the CPU.
-bool pinned(const void *p)
+// *mapped: the address kernels may read and write it through (the same one
+// under UVA), or null when it is not mapped into the device's space.
+bool pinned(const void *p, void **mapped = nullptr)
 {
     cudaPointerAttributes at;
     if (cudaPointerGetAttributes(&at, p) != cudaSuccess) {
         (void)cudaGetLastError();
         return false;
     }
+    if (mapped) *mapped = at.type == cudaMemoryTypeHost ? at.devicePointer : nullptr;
     return at.type == cudaMemoryTypeHost;
+}
+
+// The inputs' range check as an Arrival gate.
+struct Operands {
+    ntt_plan *plan;
+    const void *a, *b;
+    size_t la, lb, count, stride;
+};
+
+bool in_range(const void *ctx)
+{
+    const Operands *o = static_cast<const Operands *>(ctx);
+    return !ntt_operands_out_of_range(o->plan, o->a, o->la, o->b, o->lb, o->count, o->stride);
 }
 
 ntt_status cuda_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
@@ -940,24 +976,44 @@ ntt_status cuda_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_
     CudaPlan *cp = cp_of(plan);
     // The inputs' range check (ops.polymul_checks_inputs), unless they come
     // checked (io64: ntt_polymul_mod).
-    auto bad = [&]() { return !io64 && ntt_operands_out_of_range(plan, a, la, b, lb, count, stride); };
-    if (count == 1 && !io64 && pinned(a) && pinned(b) && pinned(c)) {
-        // b's copy on the second stream, under a's copy and a's first pass;
-        // the check of both on the CPU meanwhile (it took 40 of 120 us in
-        // front of the copies), and c written only when it passes.
+    const Operands ops = {plan, a, b, la, lb, count, stride};
+    auto bad = [&]() { return !io64 && !in_range(&ops); };
+    void *cmap = nullptr, *amap = nullptr, *bmap = nullptr;
+    if (count == 1 && !io64 && pinned(a, &amap) && pinned(b, &bmap) && pinned(c, &cmap)) {
+        // The fast path reads a and b over the bus in its first pass and
+        // stores c in its last, when the memory is mapped into the device's
+        // space: no copies, and their transfers overlap the passes' work
+        // (2^18 product on an H100: 68-82 us against 79-81 with the copies;
+        // bench/results/h2h-modes-h100-2026-11-21q.txt).
+        // The CPU checks the inputs meanwhile; c is written only when they
+        // pass (Arrival's gate).
         const size_t e = cp->elem;
-        CK(plan, cudaMemcpyAsync(cp->dA, a, la * e, cudaMemcpyHostToDevice, cp->stream));
-        CK(plan, cudaMemcpyAsync(cp->dB, b, lb * e, cudaMemcpyHostToDevice, cp->stream2));
-        CK(plan, cudaEventRecord(cp->b_in, cp->stream2));
-        TRY(tab(plan).polymul(plan, cp->dA, lc, cp->dA, la, cp->dB, lb, 1, plan->n, cp->stream,
-                              cp->b_in));
-        if (bad()) {
-            CK(plan, cudaStreamSynchronize(cp->stream));  // the plan's buffers idle again
-            return NTT_ERANGE;
+        const bool fast = plan->variant == NTT_VARIANT_FAST;
+        const bool direct_in = amap && bmap && fast, direct_out = cmap && fast;
+        Arrival arr = {nullptr, direct_out ? in_range : nullptr, &ops};
+        const void *da = amap, *db = bmap;
+        if (!direct_in) {
+            // b's copy on the second stream, beside a's copy and under a's
+            // first pass (b copied after a measured slower in every pair,
+            // gpu-h200-2026-11-21e-h2d-*).
+            CK(plan, cudaMemcpyAsync(cp->dA, a, la * e, cudaMemcpyHostToDevice, cp->stream));
+            CK(plan, cudaMemcpyAsync(cp->dB, b, lb * e, cudaMemcpyHostToDevice, cp->stream2));
+            CK(plan, cudaEventRecord(cp->b_in, cp->stream2));
+            arr.b_ready = cp->b_in;
+            da = cp->dA;
+            db = cp->dB;
         }
-        CK(plan, cudaMemcpyAsync(c, cp->dA, lc * e, cudaMemcpyDeviceToHost, cp->stream));
-        CK(plan, cudaStreamSynchronize(cp->stream));
-        return NTT_OK;
+        ntt_status s = tab(plan).polymul(plan, direct_out ? cmap : cp->dA, lc, da, la, db, lb, 1,
+                                         plan->n, cp->stream, &arr);
+        if (s == NTT_OK && !direct_out) {
+            if (bad()) {
+                s = NTT_ERANGE;
+            } else {
+                CK(plan, cudaMemcpyAsync(c, cp->dA, lc * e, cudaMemcpyDeviceToHost, cp->stream));
+            }
+        }
+        CK(plan, cudaStreamSynchronize(cp->stream));  // the plan's buffers idle again
+        return s;
     }
     if (bad()) return NTT_ERANGE;
     const size_t n = plan->n, ue = io64 ? 8 : cp->elem;

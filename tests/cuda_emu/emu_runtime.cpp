@@ -90,8 +90,48 @@ cudaError_t cudaFree(void *p)
     free(p);
     return cudaSuccess;
 }
-cudaError_t cudaMallocHost(void **p, size_t bytes) { return cudaMalloc(p, bytes); }
-cudaError_t cudaFreeHost(void *p) { return cudaFree(p); }
+// Page-locked ranges (cudaMallocHost, cudaHostRegister): reported as host
+// memory mapped at the same address, as under UVA, so that the backend's
+// path for them (kernels reading and writing them directly) runs here too.
+static struct {
+    const char *p;
+    size_t bytes;
+} g_locked[64];
+static int g_nlocked;
+
+static cudaError_t lock(void *p, size_t bytes)
+{
+    if (g_nlocked == 64) return cudaErrorMemoryAllocation;
+    g_locked[g_nlocked].p = static_cast<const char *>(p);
+    g_locked[g_nlocked++].bytes = bytes;
+    return cudaSuccess;
+}
+static void unlock(const void *p)
+{
+    for (int i = 0; i < g_nlocked; i++)
+        if (g_locked[i].p == p) g_locked[i] = g_locked[--g_nlocked];
+}
+cudaError_t cudaMallocHost(void **p, size_t bytes)
+{
+    cudaError_t e = cudaMalloc(p, bytes);
+    if (e == cudaSuccess && lock(*p, bytes) != cudaSuccess) {
+        cudaFree(*p);
+        *p = nullptr;
+        return cudaErrorMemoryAllocation;
+    }
+    return e;
+}
+cudaError_t cudaFreeHost(void *p)
+{
+    unlock(p);
+    return cudaFree(p);
+}
+cudaError_t cudaHostRegister(void *p, size_t bytes, unsigned) { return lock(p, bytes); }
+cudaError_t cudaHostUnregister(void *p)
+{
+    unlock(p);
+    return cudaSuccess;
+}
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind)
 {
     memmove(dst, src, bytes);
@@ -116,9 +156,15 @@ cudaError_t cudaMemset(void *p, int v, size_t bytes)
     return cudaSuccess;
 }
 // Every pointer counts as unregistered host memory: the staged path.
-cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void *)
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void *p)
 {
     memset(a, 0, sizeof *a);
+    const char *c = static_cast<const char *>(p);
+    for (int i = 0; i < g_nlocked; i++)
+        if (c >= g_locked[i].p && c < g_locked[i].p + g_locked[i].bytes) {
+            a->type = cudaMemoryTypeHost;
+            a->devicePointer = a->hostPointer = const_cast<char *>(c);
+        }
     return cudaSuccess;
 }
 cudaError_t cudaStreamCreate(cudaStream_t *s)
