@@ -307,9 +307,14 @@ template <class T> __host__ __device__ constexpr int pass_max_threads() { return
 // twiddles the 12-level pass spills 248 bytes in 40 registers and takes
 // two blocks (2^23 on an H100: 162 us with three, 148 with two), where
 // the 13-level one keeps three (192 against 196 us; gpu-h100-2026-11-21l-ct.txt).
+// u64 passes are held to three blocks of 256 threads, 80 registers (96
+// when free; at 80 only five Montgomery kernels spill, 8-12 bytes): on an
+// H100 the Shoup 2^24 forward went 521 -> 484 us, 2^16 x 40 51.4 -> 50.6
+// us, Montgomery 911 -> 887 and 101 -> 97 us (64 registers, with small
+// spills, fell between; gpu-h100-2026-11-21s-u64minb-*.txt).
 template <class T, int P, bool CT> __host__ __device__ constexpr int pass_min_blocks()
 {
-    return sizeof(T) == 4 && P >= 12 ? (CT && P == 12 ? 2 : 3) : 1;
+    return sizeof(T) == 4 ? (P >= 12 ? (CT && P == 12 ? 2 : 3) : 1) : 3;
 }
 
 // One pass of a transform, forward (CT) or inverse (GS), with columns of
