@@ -403,7 +403,6 @@ static void pinned_products(void)
         rnd_fill32(pa, la, (uint32_t)P32);
         rnd_fill32(pb, lb, (uint32_t)P32);
         CHECK_STATUS(NTT_OK, ntt_polymul_linear_u32(ps, want, pa, la, pb, lb), "scalar product");
-        /* a cyclic product of these is the linear one, lc < n */
         static const config cs[] = {{NTT_VARIANT_FAST, NTT_MODMUL_DEFAULT},
                                     {NTT_VARIANT_FAST, NTT_MODMUL_MONTGOMERY},
                                     {NTT_VARIANT_GPU_SHARED, NTT_MODMUL_SHOUP}};
@@ -429,6 +428,7 @@ static void pinned_products(void)
                 CHECK_STATUS(NTT_OK, ntt_polymul_linear_u32(pg, reg, pa, la, pb, lb), "registered %s", name);
                 CHECK_ARR32(want, reg, lc, "product into registered memory, %s", name);
             }
+            /* c = a; cyclic, which equals the linear product since lc < n */
             memcpy(pc, pa, n * 4);
             CHECK_STATUS(NTT_OK, ntt_polymul_u32(pg, pc, pc, pb), "c = a, %s", name);
             CHECK_ARR32(want, pc, lc, "pinned cyclic product into its operand, %s", name);

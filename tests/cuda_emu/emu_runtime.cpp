@@ -94,7 +94,7 @@ cudaError_t cudaFree(void *p)
 // memory mapped at the same address, as under UVA, so that the backend's
 // path for them (kernels reading and writing them directly) runs here too.
 static struct {
-    const char *p;
+    uintptr_t p;
     size_t bytes;
 } g_locked[64];
 static int g_nlocked;
@@ -102,14 +102,14 @@ static int g_nlocked;
 static cudaError_t lock(void *p, size_t bytes)
 {
     if (g_nlocked == 64) return cudaErrorMemoryAllocation;
-    g_locked[g_nlocked].p = static_cast<const char *>(p);
+    g_locked[g_nlocked].p = reinterpret_cast<uintptr_t>(p);
     g_locked[g_nlocked++].bytes = bytes;
     return cudaSuccess;
 }
 static void unlock(const void *p)
 {
     for (int i = 0; i < g_nlocked; i++)
-        if (g_locked[i].p == p) g_locked[i] = g_locked[--g_nlocked];
+        if (g_locked[i].p == reinterpret_cast<uintptr_t>(p)) g_locked[i] = g_locked[--g_nlocked];
 }
 cudaError_t cudaMallocHost(void **p, size_t bytes)
 {
@@ -155,15 +155,16 @@ cudaError_t cudaMemset(void *p, int v, size_t bytes)
     memset(p, v, bytes);
     return cudaSuccess;
 }
-// Every pointer counts as unregistered host memory: the staged path.
+// Page-locked ranges are mapped host memory; any other pointer is ordinary
+// host memory (the staged path).
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void *p)
 {
     memset(a, 0, sizeof *a);
-    const char *c = static_cast<const char *>(p);
+    const uintptr_t c = reinterpret_cast<uintptr_t>(p);
     for (int i = 0; i < g_nlocked; i++)
-        if (c >= g_locked[i].p && c < g_locked[i].p + g_locked[i].bytes) {
+        if (c - g_locked[i].p < g_locked[i].bytes) {  // wraps above when c is below
             a->type = cudaMemoryTypeHost;
-            a->devicePointer = a->hostPointer = const_cast<char *>(c);
+            a->devicePointer = a->hostPointer = const_cast<void *>(p);
         }
     return cudaSuccess;
 }
