@@ -443,6 +443,36 @@ static void pinned_products(void)
     free(want);
     free(reg);
     ntt_plan_destroy(ps);
+    /* u64 takes the same path; a and b hold only la and lb elements, so
+       that memcheck (GPU) and ASan (the stand-in) see any read past them */
+    uint64_t *qa = NULL, *qb = NULL, *qc = NULL, *want64 = xmalloc(lc * 8);
+    ntt_plan *ps64 = NULL, *pg64 = NULL;
+    CHECK_STATUS(NTT_OK, ntt_plan_create(&ps64, n, P64, NTT_U64, NTT_BACKEND_SCALAR, NULL), "scalar");
+    CHECK_STATUS(NTT_OK, ntt_plan_create(&pg64, n, P64, NTT_U64, NTT_BACKEND_CUDA, NULL), "cuda");
+    if (ps64 && pg64 && cuda_ok(cudaMallocHost((void **)&qa, la * 8), "cudaMallocHost") &&
+        cuda_ok(cudaMallocHost((void **)&qb, lb * 8), "cudaMallocHost") &&
+        cuda_ok(cudaMallocHost((void **)&qc, n * 8), "cudaMallocHost")) {
+        rnd_fill64(qa, la, P64);
+        rnd_fill64(qb, lb, P64);
+        CHECK_STATUS(NTT_OK, ntt_polymul_linear_u64(ps64, want64, qa, la, qb, lb), "scalar product");
+        for (size_t i = 0; i < n; i++) qc[i] = ~(uint64_t)0;
+        const uint64_t keep = qa[7];
+        qa[7] = P64;
+        CHECK_STATUS(NTT_ERANGE, ntt_polymul_linear_u64(pg64, qc, qa, la, qb, lb), "pinned u64, a = p");
+        int kept = 1;
+        for (size_t i = 0; i < n; i++) kept &= qc[i] == ~(uint64_t)0;
+        CHECK(kept, "c written by a refused pinned product (u64)");
+        qa[7] = keep;
+        CHECK_STATUS(NTT_OK, ntt_polymul_linear_u64(pg64, qc, qa, la, qb, lb), "pinned u64");
+        CHECK_ARR64(want64, qc, lc, "pinned product, u64");
+        CHECK(qc[lc] == ~(uint64_t)0, "pinned u64 product wrote past lc");
+    }
+    cudaFreeHost(qa);
+    cudaFreeHost(qb);
+    cudaFreeHost(qc);
+    free(want64);
+    ntt_plan_destroy(ps64);
+    ntt_plan_destroy(pg64);
 }
 
 int main(void)
