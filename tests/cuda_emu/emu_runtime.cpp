@@ -93,15 +93,17 @@ cudaError_t cudaFree(void *p)
 // Page-locked ranges (cudaMallocHost, cudaHostRegister): reported as host
 // memory mapped at the same address, as under UVA, so that the backend's
 // path for them (kernels reading and writing them directly) runs here too.
+// Three per live CUDA plan (its staging buffers), and the tests' own.
+static const int kMaxLocked = 1024;
 static struct {
     uintptr_t p;
     size_t bytes;
-} g_locked[64];
+} g_locked[kMaxLocked];
 static int g_nlocked;
 
 static cudaError_t lock(void *p, size_t bytes)
 {
-    if (g_nlocked == 64) return cudaErrorMemoryAllocation;
+    if (g_nlocked == kMaxLocked) return cudaErrorMemoryAllocation;
     g_locked[g_nlocked].p = reinterpret_cast<uintptr_t>(p);
     g_locked[g_nlocked++].bytes = bytes;
     return cudaSuccess;
