@@ -10,6 +10,8 @@
 #   test         tests/test_cuda (every size 2^1..2^24, bit-exact vs scalar)
 #   sanitize     compute-sanitizer memcheck and racecheck on test_cuda (small sizes)
 #   bench        ntt bench --gpu --json
+#   headline     ntt bench --gpu --headline --json, twice (runs 1 and 2)
+#   sizes        forward u32 Shoup transforms of 2^18 .. 2^24 (profile mode, 30 repetitions)
 #   modmul       the modular multiplication chain-16 table with SASS counts
 #   cpu-scaling  the CPU thread-scaling run on the machine's cores
 # With NTT_GPU_BUNDLE=DIR it builds nothing and runs DIR's binaries (made
@@ -99,6 +101,23 @@ for stage in "$@"; do
       echo "ncu case $c exit $?"
     done
     grep -E "k_pass|k_polymul|Duration|Throughput|Achieved Occupancy|Registers Per|Block Limit|Stall|Warp Cycles|Bank|Issued Ipc|Executed Ipc" "$OUT/ncu.txt" | head -150
+    ;;
+  headline)
+    for r in 1 2; do
+      step "ntt bench --gpu --headline ($r)"
+      "$ntt" bench --gpu --headline --json "$OUT/headline-$r.json" >"$OUT/headline-$r.txt" 2>&1
+      echo "headline $r exit $?"; grep -E "shoup.*graph warm|host to host" "$OUT/headline-$r.txt"
+    done
+    ;;
+  sizes)
+    step "forward u32 2^18 .. 2^24"
+    : >"$OUT/sizes.txt"
+    for L in 18 19 20 21 22 23 24; do
+      NTT_PROFILE_CASE=0 NTT_PROFILE_LOG=$L NTT_PROFILE_REPS=30 "$ntt" bench --gpu --profile \
+        --json "/tmp/sizes-$L.json" >>"$OUT/sizes.txt" 2>&1 || echo "size 2^$L exit $?" >>"$OUT/sizes.txt"
+    done
+    tar czf "$OUT/sizes-json.tgz" -C /tmp $(cd /tmp && ls sizes-*.json)
+    grep -E "graph (warm|cold)|exit" "$OUT/sizes.txt"
     ;;
   modmul)
     step modmul chain-16

@@ -605,28 +605,28 @@ void more_tables(bool quick, cudaStream_t st, rng_t *rng)
     print_group(T);
 }
 
-}  // namespace
-
-extern "C" int bench_gpu(int argc, char **argv)
+// Exit status (a row that failed its check: EXIT_MISMATCH) and the JSON.
+int finish(const char *json, ntt_cuda_info *gi, cudaStream_t st)
 {
-    const char *json = nullptr;
-    bool quick = false, profile = false, headline = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--gpu")) continue;
-        if (!strcmp(argv[i], "--profile")) {
-            // A few calls of the headline kernels, for a profiler.
-            profile = quick = true;
-        } else if (!strcmp(argv[i], "--quick")) {
-            quick = true;
-        } else if (!strcmp(argv[i], "--headline")) {
-            headline = true;  // the headline, launch floor and host-to-host tables only
-        } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
-            json = argv[++i];
+    cudaStreamDestroy(st);
+    int rc = EXIT_OK;
+    for (const Row &r : g_rows)
+        if (!r.ok) rc = EXIT_MISMATCH;
+    if (json) {
+        char why[160];
+        if (cli_atomic_write(json, emit_json, gi, why, sizeof why) != 0) {
+            fprintf(stderr, "ntt bench --gpu: %s: cannot write: %s\n", json, why);
+            if (rc == EXIT_OK) rc = EXIT_OUTPUT_IO;
         } else {
-            fprintf(stderr, "ntt bench --gpu: unknown option '%s'\n", argv[i]);
-            return EXIT_USAGE;
+            printf("\nwrote %s\n", json);
         }
     }
+    ntt_cache_clear();
+    return rc;
+}
+
+int run_tables(const char *json, bool quick, bool profile, bool headline)
+{
     ntt_cuda_info gi;
     if (ntt_cuda_get_info(&gi) != NTT_OK) {
         fprintf(stderr, "ntt bench --gpu: no usable CUDA device\n");
@@ -672,7 +672,7 @@ extern "C" int bench_gpu(int argc, char **argv)
             bench_forward({"profile", NTT_U64, (size_t)1 << plog, 1, {4611685941117976577ull}, 0},
                           NTT_MODMUL_SHOUP, reps, st, &rng);
         print_group("profile");
-        return EXIT_OK;
+        return finish(json, &gi, st);
     }
 
     // Headline figures (targets from the issue, measured on an H100 by it).
@@ -707,20 +707,30 @@ extern "C" int bench_gpu(int argc, char **argv)
     print_group(HH);
     if (!headline) more_tables(quick, st, &rng);
 
-    cudaStreamDestroy(st);
+    return finish(json, &gi, st);
+}
 
-    int rc = EXIT_OK;
-    for (const Row &r : g_rows)
-        if (!r.ok) rc = EXIT_MISMATCH;
-    if (json) {
-        char why[160];
-        if (cli_atomic_write(json, emit_json, &gi, why, sizeof why) != 0) {
-            fprintf(stderr, "ntt bench --gpu: %s: cannot write: %s\n", json, why);
-            if (rc == EXIT_OK) rc = EXIT_OUTPUT_IO;
+}  // namespace
+
+extern "C" int bench_gpu(int argc, char **argv)
+{
+    const char *json = nullptr;
+    bool quick = false, profile = false, headline = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--gpu")) continue;
+        if (!strcmp(argv[i], "--profile")) {
+            // A few calls of the headline kernels, for a profiler.
+            profile = quick = true;
+        } else if (!strcmp(argv[i], "--quick")) {
+            quick = true;
+        } else if (!strcmp(argv[i], "--headline")) {
+            headline = true;  // the headline, launch floor and host-to-host tables only
+        } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
+            json = argv[++i];
         } else {
-            printf("\nwrote %s\n", json);
+            fprintf(stderr, "ntt bench --gpu: unknown option '%s'\n", argv[i]);
+            return EXIT_USAGE;
         }
     }
-    ntt_cache_clear();
-    return rc;
+    return run_tables(json, quick, profile, headline);
 }

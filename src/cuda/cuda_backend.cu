@@ -378,26 +378,35 @@ ntt_status launch_tiles(ntt_plan *plan, void (*kern)(PassArgs<T>), const Geom &g
 template <class T> using PassKernel = void (*)(PassArgs<T>);
 enum Family { FWD_PASS, INV_PASS, FUSED };
 
-template <class T, int K, int P, bool CT> PassKernel<T> family_kernel(Family f)
+template <class T, int K, int P, bool CT, bool WIDE> PassKernel<T> family_kernel(Family f)
 {
-    return f == FWD_PASS ? k_pass<T, K, false, P, CT>
-         : f == INV_PASS ? k_pass<T, K, true, P, CT>
+    return f == FWD_PASS ? k_pass<T, K, false, P, CT, WIDE>
+         : f == INV_PASS ? k_pass<T, K, true, P, CT, WIDE>
                          : k_polymul_bottom<T, K, P, CT>;
 }
 
-// Compact-twiddle kernels exist only where plans use them (init_mods).
-template <class T, int K, int P> PassKernel<T> pass_kernel(Family f, bool ct)
+template <class T, int K, int P, bool WIDE> PassKernel<T> ct_kernel(Family f, bool ct)
 {
     if constexpr (K == K_SHOUP && sizeof(T) == 4 && P >= kMinCompactP)
-        if (ct) return family_kernel<T, K, P, true>(f);
-    return family_kernel<T, K, P, false>(f);
+        if (ct) return family_kernel<T, K, P, true, WIDE>(f);
+    return family_kernel<T, K, P, false, WIDE>(f);
+}
+
+// Compact-twiddle kernels exist only where plans use them (init_mods), WIDE
+// ones where wide_pass says (the fused kernel has its own bounds).
+template <class T, int K, int P> PassKernel<T> pass_kernel(Family f, bool ct, bool wide)
+{
+    if constexpr (wide_pass(sizeof(T), P, 20))
+        if (wide && f != FUSED) return ct_kernel<T, K, P, true>(f, ct);
+    return ct_kernel<T, K, P, false>(f, ct);
 }
 
 template <class T, int K, int... I>
 PassKernel<T> fast_kernel(Family f, const Geom &g, std::integer_sequence<int, I...>)
 {
     PassKernel<T> k = nullptr;
-    ((g.P == I + 1 ? (void)(k = pass_kernel<T, K, I + 1>(f, g.ct != 0)) : (void)0), ...);
+    const bool wide = wide_pass(sizeof(T), g.P, g.d0 + g.P + g.lo);
+    ((g.P == I + 1 ? (void)(k = pass_kernel<T, K, I + 1>(f, g.ct != 0, wide)) : (void)0), ...);
     return k;
 }
 template <class T, int K> PassKernel<T> fast_kernel(Family f, const Geom &g)

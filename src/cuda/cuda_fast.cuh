@@ -312,15 +312,30 @@ template <class T> __host__ __device__ constexpr int pass_max_threads() { return
 // H100 the Shoup 2^24 forward went 521 -> 484 us, 2^16 x 40 51.4 -> 50.6
 // us, Montgomery 911 -> 887 and 101 -> 97 us (64 registers, with small
 // spills, fell between; gpu-h100-2026-11-21s-u64minb-*.txt).
-template <class T, int P, bool CT> __host__ __device__ constexpr int pass_min_blocks()
+// The u32 11-level passes of transforms of 2^20 and more (WIDE: 512
+// blocks and more) are held to two blocks of 512 threads, 64 registers,
+// so that one block's loads and stores overlap the other's arithmetic: on
+// an H100, forward 2^20 17.5 -> 16.5 us, 2^22 54.3 -> 48.6, 2^23 148.4 ->
+// 140.8, 2^24 unchanged (its top pass is held to one block by its 128 KiB
+// tile; gpu-h100-2026-11-21u-wide-ab.txt).  At 2^18 (128 blocks, fewer
+// than the SMs) the same bound cost 5%, and three blocks lost everywhere
+// (an H200, gpu-h200-2026-11-21u-ab2.txt).
+template <class T, int P, bool CT, bool WIDE> __host__ __device__ constexpr int pass_min_blocks()
 {
-    return sizeof(T) == 4 ? (P >= 12 ? (CT && P == 12 ? 2 : 3) : 1) : 3;
+    return sizeof(T) == 4 ? (P >= 12 ? (CT && P == 12 ? 2 : 3) : WIDE ? 2 : 1) : 3;
+}
+
+// The WIDE kernels exist for these passes only (pass_kernel).
+__host__ __device__ constexpr bool wide_pass(size_t elem, int P, int D)
+{
+    return elem == 4 && P == 11 && D >= 20;
 }
 
 // One pass of a transform, forward (CT) or inverse (GS), with columns of
 // P levels.  grid: x column groups, y batch items, z operands.
-template <class T, int K, bool INV, int P, bool CT>
-__global__ void __launch_bounds__(pass_max_threads<T>(), pass_min_blocks<T, P, CT>()) k_pass(PassArgs<T> a)
+template <class T, int K, bool INV, int P, bool CT, bool WIDE>
+__global__ void __launch_bounds__(pass_max_threads<T>(), pass_min_blocks<T, P, CT, WIDE>())
+    k_pass(PassArgs<T> a)
 {
     NTT_DYN_SMEM(smem);
     const TileShape<T, P> S(a.g);
