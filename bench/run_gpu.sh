@@ -112,6 +112,7 @@ for stage in "$@"; do
   sizes)
     step "forward u32 2^18 .. 2^24"
     : >"$OUT/sizes.txt"
+    rm -f /tmp/sizes-*.json
     for L in 18 19 20 21 22 23 24; do
       NTT_PROFILE_CASE=0 NTT_PROFILE_LOG=$L NTT_PROFILE_REPS=30 "$ntt" bench --gpu --profile \
         --json "/tmp/sizes-$L.json" >>"$OUT/sizes.txt" 2>&1 || echo "size 2^$L exit $?" >>"$OUT/sizes.txt"

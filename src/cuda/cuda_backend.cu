@@ -393,10 +393,10 @@ template <class T, int K, int P, bool WIDE> PassKernel<T> ct_kernel(Family f, bo
 }
 
 // Compact-twiddle kernels exist only where plans use them (init_mods), WIDE
-// ones where wide_pass says (the fused kernel has its own bounds).
+// ones where wide_levels says (the fused kernel has its own bounds).
 template <class T, int K, int P> PassKernel<T> pass_kernel(Family f, bool ct, bool wide)
 {
-    if constexpr (wide_pass(sizeof(T), P, 20))
+    if constexpr (wide_levels(sizeof(T), P))
         if (wide && f != FUSED) return ct_kernel<T, K, P, true>(f, ct);
     return ct_kernel<T, K, P, false>(f, ct);
 }
@@ -405,7 +405,7 @@ template <class T, int K, int... I>
 PassKernel<T> fast_kernel(Family f, const Geom &g, std::integer_sequence<int, I...>)
 {
     PassKernel<T> k = nullptr;
-    const bool wide = wide_pass(sizeof(T), g.P, g.d0 + g.P + g.lo);
+    const bool wide = wide_levels(sizeof(T), g.P) && g.d0 + g.P + g.lo >= kWideLog;
     ((g.P == I + 1 ? (void)(k = pass_kernel<T, K, I + 1>(f, g.ct != 0, wide)) : (void)0), ...);
     return k;
 }

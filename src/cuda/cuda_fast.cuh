@@ -325,11 +325,10 @@ template <class T, int P, bool CT, bool WIDE> __host__ __device__ constexpr int 
     return sizeof(T) == 4 ? (P >= 12 ? (CT && P == 12 ? 2 : 3) : WIDE ? 2 : 1) : 3;
 }
 
-// The WIDE kernels exist for these passes only (pass_kernel).
-__host__ __device__ constexpr bool wide_pass(size_t elem, int P, int D)
-{
-    return elem == 4 && P == 11 && D >= 20;
-}
+// WIDE kernels exist for these passes (pass_kernel), which take them in
+// transforms of 2^kWideLog and more.
+__host__ __device__ constexpr bool wide_levels(size_t elem, int P) { return elem == 4 && P == 11; }
+constexpr int kWideLog = 20;
 
 // One pass of a transform, forward (CT) or inverse (GS), with columns of
 // P levels.  grid: x column groups, y batch items, z operands.
