@@ -356,7 +356,10 @@ ntt_status launch_tiles(ntt_plan *plan, void (*kern)(PassArgs<T>), const Geom &g
                         size_t items, int nz, bool fused, cudaStream_t st)
 {
     // The fused kernel: one half of the block per operand.
-    const dim3 block(fused ? 2 * pass_threads(g, 256) : pass_threads(g, pass_max_threads<T>()));
+    const int occ = pass_occ(sizeof(T), g);
+    const dim3 block(fused ? 2 * pass_threads(g, 256)
+                           : pass_threads(g, occ == OCC_BIG ? pass_max_threads<T, OCC_BIG>()
+                                                            : pass_max_threads<T>()));
     const size_t smem = pass_smem<T>(g, fused);
     const size_t gx = (size_t)1 << (g.d0 + g.lo - g.logC);
     for (size_t i0 = 0; i0 < items; i0 += kMaxGridY) {
@@ -378,35 +381,37 @@ ntt_status launch_tiles(ntt_plan *plan, void (*kern)(PassArgs<T>), const Geom &g
 template <class T> using PassKernel = void (*)(PassArgs<T>);
 enum Family { FWD_PASS, INV_PASS, FUSED };
 
-template <class T, int K, int P, bool CT, bool WIDE> PassKernel<T> family_kernel(Family f)
+template <class T, int K, int P, bool CT, int OCC> PassKernel<T> family_kernel(Family f)
 {
-    return f == FWD_PASS ? k_pass<T, K, false, P, CT, WIDE>
-         : f == INV_PASS ? k_pass<T, K, true, P, CT, WIDE>
+    return f == FWD_PASS ? k_pass<T, K, false, P, CT, OCC>
+         : f == INV_PASS ? k_pass<T, K, true, P, CT, OCC>
                          : k_polymul_bottom<T, K, P, CT>;
 }
 
-template <class T, int K, int P, bool WIDE> PassKernel<T> ct_kernel(Family f, bool ct)
+template <class T, int K, int P, int OCC> PassKernel<T> ct_kernel(Family f, bool ct)
 {
     if constexpr (K == K_SHOUP && sizeof(T) == 4 && P >= kMinCompactP)
-        if (ct) return family_kernel<T, K, P, true, WIDE>(f);
-    return family_kernel<T, K, P, false, WIDE>(f);
+        if (ct) return family_kernel<T, K, P, true, OCC>(f);
+    return family_kernel<T, K, P, false, OCC>(f);
 }
 
 // Compact-twiddle kernels exist only where plans use them (init_mods), WIDE
-// ones where wide_levels says (the fused kernel has its own bounds).
-template <class T, int K, int P> PassKernel<T> pass_kernel(Family f, bool ct, bool wide)
+// and BIG ones where wide_levels says (the fused kernel has its own bounds).
+template <class T, int K, int P> PassKernel<T> pass_kernel(Family f, bool ct, int occ)
 {
-    if constexpr (wide_levels(sizeof(T), P))
-        if (wide && f != FUSED) return ct_kernel<T, K, P, true>(f, ct);
-    return ct_kernel<T, K, P, false>(f, ct);
+    if constexpr (wide_levels(sizeof(T), P)) {
+        if (occ == OCC_WIDE && f != FUSED) return ct_kernel<T, K, P, OCC_WIDE>(f, ct);
+        if (occ == OCC_BIG && f != FUSED) return ct_kernel<T, K, P, OCC_BIG>(f, ct);
+    }
+    return ct_kernel<T, K, P, OCC_FREE>(f, ct);
 }
 
 template <class T, int K, int... I>
 PassKernel<T> fast_kernel(Family f, const Geom &g, std::integer_sequence<int, I...>)
 {
     PassKernel<T> k = nullptr;
-    const bool wide = wide_levels(sizeof(T), g.P) && g.d0 + g.P + g.lo >= kWideLog;
-    ((g.P == I + 1 ? (void)(k = pass_kernel<T, K, I + 1>(f, g.ct != 0, wide)) : (void)0), ...);
+    const int occ = pass_occ(sizeof(T), g);
+    ((g.P == I + 1 ? (void)(k = pass_kernel<T, K, I + 1>(f, g.ct != 0, occ)) : (void)0), ...);
     return k;
 }
 template <class T, int K> PassKernel<T> fast_kernel(Family f, const Geom &g)
