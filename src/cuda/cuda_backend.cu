@@ -356,10 +356,8 @@ ntt_status launch_tiles(ntt_plan *plan, void (*kern)(PassArgs<T>), const Geom &g
                         size_t items, int nz, bool fused, cudaStream_t st)
 {
     // The fused kernel: one half of the block per operand.
-    const int occ = pass_occ(sizeof(T), g);
     const dim3 block(fused ? 2 * pass_threads(g, 256)
-                           : pass_threads(g, occ == OCC_BIG ? pass_max_threads<T, OCC_BIG>()
-                                                            : pass_max_threads<T>()));
+                           : pass_threads(g, pass_max_threads(sizeof(T), pass_occ(sizeof(T), g))));
     const size_t smem = pass_smem<T>(g, fused);
     const size_t gx = (size_t)1 << (g.d0 + g.lo - g.logC);
     for (size_t i0 = 0; i0 < items; i0 += kMaxGridY) {

@@ -296,13 +296,17 @@ template <class T> __host__ __device__ constexpr int pass_rmax() { return sizeof
 // Radix-16 rounds and blocks of up to 512 threads pay for u32; u64 keeps
 // radix 8 and 256: its radix-16 code needs 80 registers, which cost more
 // occupancy than the saved round trips through shared memory bring back.
-// Occupancy shapes of the pass kernels (pass_min_blocks): the default, WIDE
-// and BIG.
+// Occupancy shapes of the pass kernels: the default, WIDE (pass_min_blocks)
+// and BIG.  BIG: 1024-thread blocks, held to 64 registers as one block per
+// SM, for the top pass of 2^24, whose 128 KiB tiles allow one block per SM
+// whatever its registers: twice the warps to cover the latency of the
+// loads; on an H100, 2^24 forward 192.0 -> 187.8 us graph warm, three runs
+// alternated (gpu-h100-2026-11-21u-big-ab.txt).
 enum { OCC_FREE = 0, OCC_WIDE = 1, OCC_BIG = 2 };
 
-template <class T, int OCC = OCC_FREE> __host__ __device__ constexpr int pass_max_threads()
+__host__ __device__ constexpr int pass_max_threads(size_t elem, int occ)
 {
-    return OCC == OCC_BIG ? 1024 : sizeof(T) == 4 ? 512 : 256;
+    return occ == OCC_BIG ? 1024 : elem == 4 ? 512 : 256;
 }
 
 // Blocks per SM that the compiler must leave registers for.  The u32
@@ -327,11 +331,6 @@ template <class T, int OCC = OCC_FREE> __host__ __device__ constexpr int pass_ma
 // tile; gpu-h100-2026-11-21u-wide-ab.txt).  At 2^18 (128 blocks, fewer
 // than the SMs) the same bound cost 5%, and three blocks lost everywhere
 // (an H200, gpu-h200-2026-11-21u-ab2.txt).
-// BIG: one block of 1024 threads, at the same 64 registers, for the top
-// pass of 2^24, whose 128 KiB tiles allow one block per SM whatever its
-// registers: twice the warps to cover the latency of the loads; on an
-// H100, 2^24 forward 192.0 -> 187.8 us graph warm, three runs alternated
-// (gpu-h100-2026-11-21u-big-ab.txt).
 template <class T, int P, bool CT, int OCC> __host__ __device__ constexpr int pass_min_blocks()
 {
     return sizeof(T) == 4 ? (P >= 12 ? (CT && P == 12 ? 2 : 3) : OCC == OCC_WIDE ? 2 : 1) : 3;
@@ -351,7 +350,7 @@ inline int pass_occ(size_t elem, const Geom &g)
 // One pass of a transform, forward (CT) or inverse (GS), with columns of
 // P levels.  grid: x column groups, y batch items, z operands.
 template <class T, int K, bool INV, int P, bool CT, int OCC>
-__global__ void __launch_bounds__(pass_max_threads<T, OCC>(), pass_min_blocks<T, P, CT, OCC>())
+__global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blocks<T, P, CT, OCC>())
     k_pass(PassArgs<T> a)
 {
     NTT_DYN_SMEM(smem);
