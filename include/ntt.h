@@ -73,19 +73,23 @@ NTT_API const char *ntt_status_string(ntt_status s);
 
 typedef enum ntt_backend {
     NTT_BACKEND_AUTO = 0,   /* the fastest available; the environment variable
-                               NTT_BACKEND=scalar|avx2|openmp|cuda overrides */
+                               NTT_BACKEND=scalar|avx2|openmp|cuda|avx512
+                               overrides */
     NTT_BACKEND_SCALAR = 1, /* portable C, always available */
     NTT_BACKEND_AVX2 = 2,
     NTT_BACKEND_OPENMP = 3,
-    NTT_BACKEND_CUDA = 4
+    NTT_BACKEND_CUDA = 4,
+    NTT_BACKEND_AVX512 = 5  /* the AVX2 backend's kernels built for AVX-512
+                               (F, VL, BW, DQ); what AUTO picks where it runs */
 } ntt_backend;
-#define NTT_BACKEND_COUNT 5
+#define NTT_BACKEND_COUNT 6
 
 /* 1 if backend b is built in and usable on this machine, else 0.
    NTT_BACKEND_AUTO is always available. */
 NTT_API int ntt_backend_available(ntt_backend b);
 
-/* "auto", "scalar", "avx2", "openmp", "cuda"; "unknown" for other values. */
+/* "auto", "scalar", "avx2", "openmp", "cuda", "avx512"; "unknown" for other
+   values. */
 NTT_API const char *ntt_backend_name(ntt_backend b);
 
 /* Parses a backend name as printed by ntt_backend_name (case-insensitive).
@@ -350,8 +354,9 @@ NTT_API NTT_NODISCARD ntt_status ntt_cuda_get_info(ntt_cuda_info *info);
    of internal NTT primes and Garner's CRT: as few of the set as make their
    product exceed min(la,lb) * (p-1)^2, which makes the result exact for
    every p < 2^63 and every length within the bound.  The set depends on the
-   backend: three primes below 2^62 by default, four below 2^51 for AVX2 and
-   OpenMP on AVX2 (their double-precision kernels); results are identical.
+   backend: three primes below 2^62 by default, four below 2^51 for AVX2,
+   AVX-512 and OpenMP on either (their double-precision kernels); results are
+   identical.
    Very short inputs are multiplied by schoolbook.
    Bound: la + lb - 1 <= NTT_POLYMUL_MAX_LEN (else NTT_EINVAL).
    Plans (twiddle tables) are cached between calls, keyed by modulus, size

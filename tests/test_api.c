@@ -41,7 +41,7 @@ static void upper(char *d, const char *s)
 
 static void test_names(void)
 {
-    static const char *const bn[] = {"auto", "scalar", "avx2", "openmp", "cuda"};
+    static const char *const bn[] = {"auto", "scalar", "avx2", "openmp", "cuda", "avx512"};
     static const char *const mn[] = {"default", "naive", "barrett", "montgomery", "shoup"};
     static const char *const vn[] = {"fast", "baseline", "gpu-table", "gpu-async", "gpu-shared"};
     char up[64];
@@ -78,7 +78,7 @@ static void test_names(void)
         CHECK_EQ(i, v, "ntt_variant_from_name(\"%s\") (case-insensitive)", up);
     }
     /* out-of-range values have a name too */
-    static const int bad[] = {5, 99, -1};
+    static const int bad[] = {NTT_BACKEND_COUNT, 99, -1};
     for (size_t i = 0; i < COUNT(bad); i++) {
         const char *b = ntt_backend_name((ntt_backend)bad[i]), *m = ntt_modmul_name((ntt_modmul)bad[i]),
                    *v = ntt_variant_name((ntt_variant)bad[i]);

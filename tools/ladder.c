@@ -6,8 +6,8 @@
  * around one call, median / min / max, every repetition in the JSON.
  *
  *  1. the ladder at one length (default 131072) for each modulus: the
- *     reports' serial baseline, the scalar backend, AVX2, AVX2 + OpenMP on
- *     1, 2, ... threads, FLINT and NTL;
+ *     reports' serial baseline, the scalar backend, AVX2, AVX-512, OpenMP
+ *     (around the best of those kernels) on 1, 2, ... threads, FLINT and NTL;
  *  2. time against length for every backend, FLINT and NTL;
  *  3. the thread-scaling curve, products and forward transforms;
  *  4. cycles per butterfly of a forward u32 transform of 2^16 in cache,
@@ -440,6 +440,23 @@ static void name_threads(char *buf, size_t len, const char *base, int t)
     snprintf(buf, len, "%s, %d thread%s", base, t, t == 1 ? "" : "s");
 }
 
+/* The OpenMP backend runs the best serial kernels of this CPU; its rows say
+   which. */
+static const char *omp_label(void)
+{
+    return ntt_backend_available(NTT_BACKEND_AVX512) ? "AVX-512 + OpenMP"
+           : ntt_backend_available(NTT_BACKEND_AVX2) ? "AVX2 + OpenMP"
+                                                     : "scalar + OpenMP";
+}
+
+/* The single-thread SIMD rows: AVX2, and AVX-512 where the CPU has it. */
+static void add_simd(job *js, int *nj, const product *pr, int want)
+{
+    add_mul(js, nj, "AVX2", pr, NTT_BACKEND_AVX2, NTT_VARIANT_FAST, 0, want);
+    if (ntt_backend_available(NTT_BACKEND_AVX512))
+        add_mul(js, nj, "AVX-512", pr, NTT_BACKEND_AVX512, NTT_VARIANT_FAST, 0, want);
+}
+
 /* 1: the ladder at length o->n for each modulus; warm: see run_jobs. */
 static int section_ladder(const options *o, const uint64_t *primes, int np, bool warm, tables *ts)
 {
@@ -456,10 +473,10 @@ static int section_ladder(const options *o, const uint64_t *primes, int np, bool
         add_mul(js, &nj, "reports' baseline (scalar, radix 2, %)", &pr, NTT_BACKEND_SCALAR,
                 NTT_VARIANT_BASELINE, 0, slow);
         add_mul(js, &nj, "fast scalar", &pr, NTT_BACKEND_SCALAR, NTT_VARIANT_FAST, 0, o->reps);
-        add_mul(js, &nj, "AVX2", &pr, NTT_BACKEND_AVX2, NTT_VARIANT_FAST, 0, o->reps);
+        add_simd(js, &nj, &pr, o->reps);
         for (int t = 0; t < o->nthreads; t++) {
             char nm[64];
-            name_threads(nm, sizeof nm, "AVX2 + OpenMP", o->threads[t]);
+            name_threads(nm, sizeof nm, omp_label(), o->threads[t]);
             add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, o->threads[t], o->reps);
         }
         add_refs(js, &nj, &pr, o->reps);
@@ -490,9 +507,9 @@ static int section_crt(const options *o, tables *ts)
         if (!js) return -1;
         int nj = 0;
         add_mul(js, &nj, "scalar", &pr, NTT_BACKEND_SCALAR, NTT_VARIANT_FAST, 0, o->reps);
-        add_mul(js, &nj, "AVX2", &pr, NTT_BACKEND_AVX2, NTT_VARIANT_FAST, 0, o->reps);
+        add_simd(js, &nj, &pr, o->reps);
         char nm[64];
-        name_threads(nm, sizeof nm, "AVX2 + OpenMP", tmax);
+        name_threads(nm, sizeof nm, omp_label(), tmax);
         add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, tmax, o->reps);
         add_refs(js, &nj, &pr, o->reps);
         const usage u0 = usage_now();
@@ -526,9 +543,9 @@ static int section_sweep(const options *o, tables *ts)
             add_mul(js, &nj, "reports' baseline", &pr, NTT_BACKEND_SCALAR, NTT_VARIANT_BASELINE, 0,
                     want < 5 ? want : 5);
         add_mul(js, &nj, "scalar", &pr, NTT_BACKEND_SCALAR, NTT_VARIANT_FAST, 0, want);
-        add_mul(js, &nj, "AVX2", &pr, NTT_BACKEND_AVX2, NTT_VARIANT_FAST, 0, want);
+        add_simd(js, &nj, &pr, want);
         char nm[64];
-        name_threads(nm, sizeof nm, "AVX2 + OpenMP", tmax);
+        name_threads(nm, sizeof nm, omp_label(), tmax);
         add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, tmax, want);
         add_refs(js, &nj, &pr, want);
         const usage u0 = usage_now();
@@ -629,14 +646,15 @@ static int section_scaling(const options *o, tables *ts)
 
 /* 4: cycles per butterfly, forward u32 of 2^16 in cache, single thread, on
    the best single-thread backend with its default kind (Shoup) and, on
-   AVX2, Montgomery too: calls alternate between the two plans. */
+   AVX-512 or AVX2, Montgomery too: calls alternate between the two plans. */
 static int cycles_per_butterfly(double ghz, const char **backend, cpb_row *rows)
 {
     const size_t n = 65536;
     const uint64_t p = 469762049;
-    const ntt_backend be =
-        ntt_backend_available(NTT_BACKEND_AVX2) ? NTT_BACKEND_AVX2 : NTT_BACKEND_SCALAR;
-    const int nk = be == NTT_BACKEND_AVX2 ? 2 : 1;
+    const ntt_backend be = ntt_backend_available(NTT_BACKEND_AVX512) ? NTT_BACKEND_AVX512
+                           : ntt_backend_available(NTT_BACKEND_AVX2) ? NTT_BACKEND_AVX2
+                                                                     : NTT_BACKEND_SCALAR;
+    const int nk = be == NTT_BACKEND_SCALAR ? 1 : 2;
     ntt_plan *pl[2] = {NULL, NULL};
     uint32_t *x[2] = {malloc(n * sizeof *x[0]), malloc(n * sizeof *x[1])};
     enum { R = 201 };
@@ -687,7 +705,8 @@ static void print_usage(FILE *f)
             "                          [--sections cycles,ladder,crt,sweep,scaling] [--json FILE]\n"
             "The reports' CPU ladder for products of two random length-N polynomials (default\n"
             "N = 131072; moduli 7340033, 104857601, 469762049, 1337006139375617): serial\n"
-            "baseline, scalar, AVX2, AVX2 + OpenMP on each thread count (default 1, 2, 4, ...\n"
+            "baseline, scalar, AVX2, AVX-512 (where the CPU has it), OpenMP around the best\n"
+            "of those kernels on each thread count (default 1, 2, 4, ...\n"
             "up to the logical CPUs), FLINT and NTL; twice: interleaved (each timed call\n"
             "after the other rows' calls) and warm (each right after an untimed call of the\n"
             "same row).  Then time against length (2^8 .. 2^sweep-max, default 20) and\n"

@@ -10,6 +10,9 @@ const ntt_backend_ops *ntt_backend_lookup(ntt_backend b)
 #ifdef NTT_HAVE_AVX2
     case NTT_BACKEND_AVX2: return &ntt_avx2_ops;
 #endif
+#ifdef NTT_HAVE_AVX512
+    case NTT_BACKEND_AVX512: return &ntt_avx512_ops;
+#endif
 #ifdef NTT_HAVE_OPENMP
     case NTT_BACKEND_OPENMP: return &ntt_openmp_ops;
 #endif
@@ -37,7 +40,7 @@ ntt_backend ntt_backend_resolve_auto(void)
     if (env && ntt_backend_from_name(env, &b) == NTT_OK && b != NTT_BACKEND_AUTO &&
         ntt_backend_available(b))
         return b;
-    static const ntt_backend order[] = {NTT_BACKEND_AVX2, NTT_BACKEND_SCALAR};
+    static const ntt_backend order[] = {NTT_BACKEND_AVX512, NTT_BACKEND_AVX2, NTT_BACKEND_SCALAR};
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
         if (ntt_backend_available(order[i])) return order[i];
     return NTT_BACKEND_SCALAR;

@@ -117,6 +117,9 @@ extern const ntt_backend_ops ntt_scalar_ops;
 extern const ntt_backend_ops ntt_avx2_ops;
 size_t ntt_avx2_crt_primes(const uint64_t **q);
 #endif
+#ifdef NTT_HAVE_AVX512
+extern const ntt_backend_ops ntt_avx512_ops; /* avx2.c's again, see avx512.c */
+#endif
 #ifdef NTT_HAVE_OPENMP
 extern const ntt_backend_ops ntt_openmp_ops;
 size_t ntt_openmp_crt_primes(const uint64_t **q);

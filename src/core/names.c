@@ -19,8 +19,8 @@ const char *ntt_status_string(ntt_status s)
     return "unknown status";
 }
 
-static const char *const backend_names[NTT_BACKEND_COUNT] = {"auto", "scalar", "avx2", "openmp",
-                                                              "cuda"};
+static const char *const backend_names[NTT_BACKEND_COUNT] = {"auto",   "scalar", "avx2",
+                                                              "openmp", "cuda",   "avx512"};
 static const char *const modmul_names[] = {"default", "naive", "barrett", "montgomery", "shoup"};
 static const char *const variant_names[] = {"fast", "baseline", "gpu-table", "gpu-async",
                                             "gpu-shared"};

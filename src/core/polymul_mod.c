@@ -174,6 +174,9 @@ static size_t crt_set(ntt_backend be, const uint64_t **q)
 #ifdef NTT_HAVE_AVX2
     case NTT_BACKEND_AVX2: return ntt_avx2_crt_primes(q);
 #endif
+#ifdef NTT_HAVE_AVX512
+    case NTT_BACKEND_AVX512: return ntt_avx2_crt_primes(q);
+#endif
 #ifdef NTT_HAVE_OPENMP
     case NTT_BACKEND_OPENMP: return ntt_openmp_crt_primes(q);
 #endif

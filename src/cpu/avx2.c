@@ -1,7 +1,10 @@
 /*
  * The AVX2 backend: the only file compiled with -mavx2 -mfma -mbmi2.  The
  * library picks it at run time (available() asks the CPU), so it runs
- * everywhere.
+ * everywhere.  avx512.c compiles this file once more, with NTT_AVX512
+ * defined and AVX-512 (F, VL, BW, DQ) allowed, as the AVX-512 backend: the
+ * same 256-bit kernels, with 32 vector registers instead of 16 and masked
+ * shuffles where AVX2 needs a shift and a blend (hi_halves).
  *
  * u32: 8-lane Harvey butterflies with Shoup (default) or Montgomery
  * multiplication built from vpmuludq on the even and odd lanes; the wide
@@ -23,6 +26,13 @@
 
 #include <immintrin.h>
 #include <string.h>
+
+/* The names this file exports, one set per compilation. */
+#ifdef NTT_AVX512
+#define AVX_(name) ntt_avx512_##name
+#else
+#define AVX_(name) ntt_avx2_##name
+#endif
 
 typedef __m256i V;
 
@@ -78,7 +88,15 @@ NTT_INLINE V csub(V x, V m) { return _mm256_min_epu32(x, _mm256_sub_epi32(x, m))
 
 /* The high halves of the 64-bit products in the even lanes (e) and the odd
    lanes (o), as one vector of 32-bit lanes. */
-NTT_INLINE V hi_halves(V e, V o) { return _mm256_blend_epi32(_mm256_srli_epi64(e, 32), o, 0xAA); }
+NTT_INLINE V hi_halves(V e, V o)
+{
+#ifdef __AVX512VL__
+    /* One masked shuffle: e's odd words into the even lanes of o. */
+    return _mm256_mask_shuffle_epi32(o, 0x55, e, (_MM_PERM_ENUM)_MM_SHUFFLE(2, 3, 0, 1));
+#else
+    return _mm256_blend_epi32(_mm256_srli_epi64(e, 32), o, 0xAA);
+#endif
+}
 
 /* y in [0, 4p) (any 32-bit y for Shoup) -> y*w mod p in [0, 2p).
    Shoup: q = hi(y w'), r = y w - q p (mod 2^32).
@@ -824,6 +842,8 @@ AVX2_INSTANCE(NTT_MODMUL_MONTGOMERY, mont)
 
 /* ---- helpers for the rest of the library ------------------------------------------ */
 
+#ifndef NTT_AVX512
+
 bool ntt_avx2_any_geq_u32(const uint32_t *a, size_t len, uint32_t p)
 {
     /* The unsigned maximum of each block against p - 1: one instruction per
@@ -879,11 +899,20 @@ size_t ntt_avx2_crt_primes(const uint64_t **q)
     *q = crt51;
     return 4;
 }
+#endif /* !NTT_AVX512 */
 
+/* The ops table and the kernel choice of this compilation.  GCC's
+   __builtin_cpu_supports counts AVX and AVX-512 only where the OS saves
+   their registers (XCR0). */
 static int avx2_available(void)
 {
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-           __builtin_cpu_supports("bmi2");
+           __builtin_cpu_supports("bmi2")
+#ifdef NTT_AVX512
+           && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq")
+#endif
+        ;
 }
 
 /* As the scalar backend: the reports' baseline (% only) runs the shared
@@ -907,16 +936,21 @@ static const kern_u64 *pick64(const ntt_plan *plan, const ntt_modulus *m)
     return ntt_scalar_kernels_u64(plan->modmul);
 }
 
-const ntt_cpu_kernel_choice ntt_avx2_kernel_choice = {pick32, pick64};
+const ntt_cpu_kernel_choice AVX_(kernel_choice) = {pick32, pick64};
 
 static ntt_status avx2_plan_init(ntt_plan *plan)
 {
-    return ntt_cpu_plan_init(plan, &ntt_avx2_kernel_choice, 1);
+    return ntt_cpu_plan_init(plan, &AVX_(kernel_choice), 1);
 }
 
-const ntt_backend_ops ntt_avx2_ops = {
+const ntt_backend_ops AVX_(ops) = {
+#ifdef NTT_AVX512
+    .name = "avx512",
+    .id = NTT_BACKEND_AVX512,
+#else
     .name = "avx2",
     .id = NTT_BACKEND_AVX2,
+#endif
     .available = avx2_available,
     .supports = avx2_supports,
     .plan_init = avx2_plan_init,

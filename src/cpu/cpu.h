@@ -50,6 +50,9 @@ extern const ntt_cpu_kernel_choice ntt_scalar_kernel_choice;
 #ifdef NTT_HAVE_AVX2
 extern const ntt_cpu_kernel_choice ntt_avx2_kernel_choice;
 #endif
+#ifdef NTT_HAVE_AVX512
+extern const ntt_cpu_kernel_choice ntt_avx512_kernel_choice;
+#endif
 
 /* Checks the variant and kind against the scalar backend's rules (every
    CPU backend takes the same), resolves the default kind, then builds the

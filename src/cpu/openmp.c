@@ -1,6 +1,6 @@
 /*
- * The OpenMP backend: the best serial kernels of this CPU (AVX2 when it has
- * it, else scalar) on several threads.  A batch whose items are enough to
+ * The OpenMP backend: the best serial kernels of this CPU (AVX-512, else AVX2
+ * when it has it, else scalar) on several threads.  A batch whose items are enough to
  * share evenly runs one item per thread; otherwise each item runs on all
  * threads (openmp_impl.h), so a large transform, each prime of the CRT path
  * and each RNS limb of a large plan get every thread.  Thread count: the
@@ -55,6 +55,9 @@ static ntt_status omp_plan_init(ntt_plan *plan)
     const ntt_cpu_kernel_choice *kc = &ntt_scalar_kernel_choice;
 #ifdef NTT_HAVE_AVX2
     if (ntt_avx2_ops.available()) kc = &ntt_avx2_kernel_choice;
+#endif
+#ifdef NTT_HAVE_AVX512
+    if (ntt_avx512_ops.available()) kc = &ntt_avx512_kernel_choice;
 #endif
     const int nt = plan->threads > 0 ? plan->threads : omp_get_max_threads();
     const size_t ws = 2 * plan->n * (plan->width == NTT_U32 ? 4 : 8);

@@ -1,0 +1,6 @@
+/* test_avx512: the AVX-512 backend bit for bit against the scalar one
+   (backend_check.c); skipped (exit 77) on a CPU without AVX-512 F, VL, BW
+   and DQ, or a build without the backend. */
+#include "backend_check.h"
+
+int main(void) { return backend_check_main("test_avx512", NTT_BACKEND_AVX512, NULL, 0); }
