@@ -6,7 +6,8 @@
  * orders, every power of two from 2 to 2^20 plus 2^21 and 2^22, and
  * ntt_polymul_mod on the direct and CRT paths (also at the edge between two
  * and three CRT primes, and once at 2^22 x 2^22).  Inputs are random with
- * many edge values (0 and p-1).
+ * many edge values (0 and p-1).  Inputs out of range fail with NTT_ERANGE
+ * and change nothing.
  */
 #include "backend_check.h"
 
@@ -325,6 +326,92 @@ static void test_crt_edge(void)
     }
 }
 
+/* Inputs out of range.  The CPU backends check a single product's
+   operands as they load them (one pass fewer), so every loader is tried:
+   ntt_polymul_mod's direct products (u32 and u64 kernels, the zero-padded
+   and the full loads, odd and even log2 n, squares, the baseline variant,
+   values that are >= p only in their high 32 bits), the plan products and
+   a batch whose last item is bad.  Each must fail with NTT_ERANGE and
+   leave every array as it was. */
+static void test_range(void)
+{
+    static const uint64_t mods[] = {469762049, 998244353, 1337006139375617ull, 4611685941117976577ull};
+    static const size_t lens[] = {9, 100, 700, 3000, 20000};
+    for (int t = 0; t < 40; t++) {
+        const uint64_t p = mods[t % COUNT(mods)];
+        const size_t la = lens[rnd_below(COUNT(lens))], lb = t % 3 ? lens[rnd_below(COUNT(lens))] : la;
+        const bool square = t % 7 == 0 && la == lb;
+        const size_t lc = la + lb - 1;
+        uint64_t *a = xmalloc(la * 8), *b = xmalloc(lb * 8), *c = xmalloc(lc * 8);
+        uint64_t *a0 = xmalloc(la * 8), *b0 = xmalloc(lb * 8);
+        fill(a, la, p);
+        fill(b, lb, p);
+        uint64_t *x = square || t % 2 ? a : b;
+        const size_t lx = x == a ? la : lb, r = (size_t)rnd_below(3);
+        const size_t pos = r == 0 ? 0 : r == 1 ? lx - 1 : (size_t)rnd_below(lx);
+        /* p; the next value; (u32 primes) one whose low 32 bits are below p;
+           the largest. */
+        const uint64_t vals[] = {p, p + 1, p >> 32 ? 2 * p : ((uint64_t)1 << 32) + (p & 0xFFFF), UINT64_MAX};
+        x[pos] = vals[rnd_below(COUNT(vals))];
+        memcpy(a0, a, la * 8);
+        memcpy(b0, b, lb * 8);
+        for (size_t i = 0; i < lc; i++) c[i] = 0xC0FFEE;
+        ntt_plan_options o = {0};
+        o.threads = pick_threads();
+        if (t % 10 == 9 && la <= 3000 && lb <= 3000) o.variant = NTT_VARIANT_BASELINE;
+        const ntt_status s = ntt_polymul_mod_ex(c, a, la, square ? a : b, lb, p, be, &o);
+        const char *ctx = x == a ? "a" : "b";
+        CHECK_STATUS(NTT_ERANGE, s, "%s ntt_polymul_mod p=%" PRIu64 " la=%zu lb=%zu %s[%zu]=%" PRIu64
+                     " threads=%d %s%s", ntt_backend_name(be), p, la, lb, ctx, pos, x[pos], o.threads,
+                     ntt_variant_name(o.variant), square ? " (square)" : "");
+        CHECK_ARR64(a0, a, la, "%s ntt_polymul_mod failed but modified a", ntt_backend_name(be));
+        CHECK_ARR64(b0, b, lb, "%s ntt_polymul_mod failed but modified b", ntt_backend_name(be));
+        for (size_t i = 0; i < lc; i++)
+            CHECK_EQ(0xC0FFEE, c[i], "%s ntt_polymul_mod failed with NTT_ERANGE but wrote c[%zu] (p=%" PRIu64
+                     " la=%zu lb=%zu)", ntt_backend_name(be), i, p, la, lb);
+        free(a);
+        free(b);
+        free(c);
+        free(a0);
+        free(b0);
+    }
+    /* Plan products: single (full-length loads) and batched. */
+    for (int wi = 0; wi < 2; wi++) {
+        const ntt_width w = wi ? NTT_U64 : NTT_U32;
+        const size_t n = (size_t)1 << (8 + rnd_below(7)), count = 3, stride = n + 1;
+        const uint64_t p = pick_p(w, n), maxv = wi ? UINT64_MAX : UINT32_MAX;
+        ntt_plan_options o = {0};
+        o.threads = pick_threads();
+        ntt_plan *pl = NULL;
+        ntt_status s = ntt_plan_create(&pl, n, p, w, be, &o);
+        CHECK_STATUS(NTT_OK, s, "%s u%d plan n=%zu", ntt_backend_name(be), (int)w, n);
+        if (s != NTT_OK) continue;
+        const size_t len = (count - 1) * stride + n;
+        uint64_t *a = xmalloc(len * 8), *b = xmalloc(len * 8), *c = xmalloc(len * 8), *c0 = xmalloc(len * 8);
+        for (int batch = 0; batch < 2; batch++)
+            for (int which = 0; which < 2; which++) {
+                const size_t cnt = batch ? count : 1, l = batch ? len : n;
+                fill(a, l, p);
+                fill(b, l, p);
+                for (size_t i = 0; i < l; i++) c[i] = c0[i] = i % p;
+                uint64_t *x = which ? b : a;
+                const size_t pos = (cnt - 1) * stride + (size_t)rnd_below(n);
+                x[pos] = rnd_below(2) ? p : maxv;
+                s = run(pl, OP_MUL, c, a, b, l, cnt, stride);
+                CHECK_STATUS(NTT_ERANGE, s, "%s u%d %spolymul n=%zu %s[%zu] = %" PRIu64, ntt_backend_name(be),
+                             (int)w, batch ? "batched " : "", n, which ? "b" : "a", pos, x[pos]);
+                CHECK_ARR64(c0, c, l, "%s u%d %spolymul failed with NTT_ERANGE but modified c", ntt_backend_name(be),
+                            (int)w, batch ? "batched " : "");
+            }
+        free(a);
+        free(b);
+        free(c);
+        free(c0);
+        ntt_plan_destroy(pl);
+    }
+    ntt_cache_clear();
+}
+
 int backend_check_main(const char *prog, ntt_backend backend, const int *threads, int nthreads)
 {
     test_init(prog);
@@ -340,6 +427,7 @@ int backend_check_main(const char *prog, ntt_backend backend, const int *threads
     test_polymul_mod();
     test_large_product();
     test_crt_edge();
+    test_range();
     test_sizes(20);
     /* A few larger sizes, the default kind. */
     for (unsigned lg = 21; lg <= 22; lg++) {

@@ -418,24 +418,30 @@ static void mod_p_out_of_range(void)
         expect_mod(NTT_EINVAL, c, 40, a, 20, b, 20, ps[i], NTT_BACKEND_SCALAR, NULL, "p out of [2, 2^63) (long)");
     }
 }
+/* On every CPU backend: the direct products check their inputs as they load
+   them, the others (schoolbook, CRT) before anything. */
 static void mod_coefficient_equals_p(void)
 {
-    const uint64_t ps[] = {17, 998244353, 1000000007, 9223372036854775783ull};
-    for (size_t k = 0; k < COUNT(ps); k++) {
-        const uint64_t p = ps[k];
-        for (size_t len = 1; len <= 100; len = len * 3 + 1) {
-            uint64_t *a = xmalloc(len * 8), *b = xmalloc(len * 8), *c = xmalloc(2 * len * 8);
-            rnd_fill64(a, len, p);
-            rnd_fill64(b, len, p);
-            a[len - 1] = p;
-            expect_mod(NTT_ERANGE, c, 2 * len, a, len, b, len, p, NTT_BACKEND_AUTO, NULL, "a[la-1] == p");
-            a[len - 1] = 0;
-            b[len / 2] = p;
-            expect_mod(NTT_ERANGE, c, 2 * len, a, len, b, len, p, NTT_BACKEND_AUTO, NULL, "b[lb/2] == p");
-            b[len / 2] = p - 1; /* fine */
-            for (size_t i = 0; i < 2 * len; i++) c[i] = 0;
-            CHECK_STATUS(NTT_OK, ntt_polymul_mod(c, a, len, b, len, p, NTT_BACKEND_AUTO), "coefficient p-1 is fine");
-            free(a), free(b), free(c);
+    const uint64_t ps[] = {17, 998244353, 1000000007, 4611685941117976577ull, 9223372036854775783ull};
+    for (int be = NTT_BACKEND_SCALAR; be < NTT_BACKEND_COUNT; be++) {
+        if (be == NTT_BACKEND_CUDA || !ntt_backend_available((ntt_backend)be)) continue;
+        for (size_t k = 0; k < COUNT(ps); k++) {
+            const uint64_t p = ps[k];
+            for (size_t len = 1; len <= 400; len = len * 3 + 1) {
+                uint64_t *a = xmalloc(len * 8), *b = xmalloc(len * 8), *c = xmalloc(2 * len * 8);
+                rnd_fill64(a, len, p);
+                rnd_fill64(b, len, p);
+                a[len - 1] = p;
+                expect_mod(NTT_ERANGE, c, 2 * len, a, len, b, len, p, (ntt_backend)be, NULL, "a[la-1] == p");
+                a[len - 1] = 0;
+                b[len / 2] = p;
+                expect_mod(NTT_ERANGE, c, 2 * len, a, len, b, len, p, (ntt_backend)be, NULL, "b[lb/2] == p");
+                b[len / 2] = p - 1; /* fine */
+                for (size_t i = 0; i < 2 * len; i++) c[i] = 0;
+                CHECK_STATUS(NTT_OK, ntt_polymul_mod(c, a, len, b, len, p, (ntt_backend)be),
+                             "coefficient p-1 is fine (%s)", ntt_backend_name((ntt_backend)be));
+                free(a), free(b), free(c);
+            }
         }
     }
 }

@@ -307,23 +307,30 @@ ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la, const u
         o.threads < 0)
         return NTT_EINVAL;
     if (backend == NTT_BACKEND_AUTO) backend = ntt_backend_resolve_auto();
-    if (inputs_geq(ntt_backend_lookup(backend), a, la, b, lb, p, o.threads)) return NTT_ERANGE;
+    const ntt_backend_ops *ops = ntt_backend_lookup(backend);
+    const bool usable = ops && ops->available() && ops->supports(o.variant, o.modmul);
+    const bool school = la < lb ? la <= 8 : lb <= 8;
+    size_t n = 2;
+    while (n < lc) n <<= 1;
+    const bool is_direct = p < ((uint64_t)1 << 62) && (p - 1) % n == 0 && ntt_prime_u64(p);
+    /* A direct product on a backend that checks what it loads reads the
+       inputs once; every other path checks them first, before the status
+       of an unusable backend, as always. */
+    const bool checked_there = usable && !school && is_direct && ops->polymul_checks_io64;
+    if (!checked_there && inputs_geq(ops, a, la, b, lb, p, o.threads)) return NTT_ERANGE;
     if (!ntt_backend_available(backend)) return NTT_EUNSUPPORTED;
     /* Decided here, not by the plan, so that the answer does not depend on
        whether the inputs are short enough for schoolbook. */
-    if (!ntt_backend_lookup(backend)->supports(o.variant, o.modmul)) return NTT_EUNSUPPORTED;
+    if (!usable) return NTT_EUNSUPPORTED;
 
-    if (la < lb ? la <= 8 : lb <= 8) {
+    if (school) {
         if (la <= lb)
             schoolbook(c, a, la, b, lb, p);
         else
             schoolbook(c, b, lb, a, la, p);
         return NTT_OK;
     }
-    size_t n = 2;
-    while (n < lc) n <<= 1;
-    if (p < ((uint64_t)1 << 62) && (p - 1) % n == 0 && ntt_prime_u64(p))
-        return direct(c, a, la, b, lb, p, n, backend, &o);
+    if (is_direct) return direct(c, a, la, b, lb, p, n, backend, &o);
     return via_crt(c, a, la, b, lb, p, n, backend, &o);
 }
 

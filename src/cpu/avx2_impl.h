@@ -425,33 +425,45 @@ static void dinv_root(uint64_t *a, void *outv, size_t n, size_t lc, size_t j0, s
     }
 }
 
+/* Loads 4 sources (positions j .. j+3 below len, else 0; see prefetch_src)
+   as doubles; bad
+   collects the lanes >= p (unsigned, through the signed compare with both
+   sides biased by 2^63). */
+NTT_INLINE D dload_src(const uint64_t *s, size_t j, size_t len, V lim, V *bad)
+{
+    prefetch_src(s, true, j);
+    const V x = _mm256_maskload_epi64((const long long *)(s + j), dmask(j, len));
+    const V bias = _mm256_set1_epi64x((long long)0x8000000000000000ull);
+    *bad = _mm256_or_si256(*bad, _mm256_cmpgt_epi64(_mm256_xor_si256(x, bias), lim));
+    return from_u64(x);
+}
+
 /* kern.load_top for len <= n/2 (else the generic one): the copy into both
    halves, the conversion and, when log2 n is even, the level of nodes 2
-   and 3, in one pass. */
-static void dload_top(uint64_t *dst, const void *src, bool src64, size_t len, size_t n,
+   and 3, in one pass, with the range check. */
+static bool dload_top(uint64_t *dst, const void *src, bool src64, size_t len, size_t n,
                       size_t j0, size_t j1, const mod_u64 *M)
 {
     /* src64 or not, a u64 plan reads uint64_t. */
-    if (len > n / 2) {
-        ntt_cpu_load_top_u64(dst, src, src64, len, n, j0, j1, M);
-        return;
-    }
+    if (len > n / 2) return ntt_cpu_load_top_u64(dst, src, src64, len, n, j0, j1, M);
     const uint64_t *s = src;
     const size_t h = n / 2;
+    const V lim = _mm256_set1_epi64x((long long)((M->c.p - 1) ^ 0x8000000000000000ull));
+    V bad = _mm256_setzero_si256();
     if (ntt_log2(n) & 1) {
         for (size_t j = j0; j < j1; j += 4) {
-            const D x = from_u64(_mm256_maskload_epi64((const long long *)(s + j), dmask(j, len)));
+            const D x = dload_src(s, j, len, lim, &bad);
             DST(dst + j, x);
             DST(dst + h + j, x);
         }
-        return;
+        return !_mm256_testz_si256(bad, bad);
     }
     const dcst C = dcst_of(M);
     const size_t q = n / 4;
     const dtw w2 = dtw_bcast(M->fw, M->fwx, 2), w3 = dtw_bcast(M->fw, M->fwx, 3);
     for (size_t j = j0; j < j1; j += 4) {
-        const D x = from_u64(_mm256_maskload_epi64((const long long *)(s + j), dmask(j, len)));
-        const D y = from_u64(_mm256_maskload_epi64((const long long *)(s + q + j), dmask(j + q, len)));
+        const D x = dload_src(s, j, len, lim, &bad);
+        const D y = dload_src(s, q + j, len, lim, &bad);
         D x0 = x, y0 = y, x1 = x, y1 = y;
         dct(&x0, &y0, w2, C, 0);
         dct(&x1, &y1, w3, C, 0);
@@ -460,6 +472,7 @@ static void dload_top(uint64_t *dst, const void *src, bool src64, size_t len, si
         DST(dst + h + j, x1);
         DST(dst + h + q + j, y1);
     }
+    return !_mm256_testz_si256(bad, bad);
 }
 
 /* Twiddle w in [0, p) -> the bits of centred w and of fl(w/p). */

@@ -120,13 +120,14 @@ void SFX(ntt_cpu_inv_below_root)(T *a, size_t n, const SFX(mod) *M, bool perm)
     }
 }
 
-void SFX(ntt_cpu_load_top)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
+bool SFX(ntt_cpu_load_top)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
                            size_t j1, const SFX(mod) *M)
 {
     const SFX(kern) *K = M->K;
     const uint64_t *s64 = src;
     const T *sT = src;
-#define SRC(j) ((j) < len ? (src64 ? (T)s64[j] : sT[j]) : 0)
+    bool bad = false;
+#define SRC(j) ((j) < len ? (src64 ? s64[j] : sT[j]) : 0)
     const bool pad = len <= n / 2, odd = (ntt_log2(n) & 1) != 0;
     const size_t span = ntt_cpu_root_span(n), cnt = j1 - j0;
     /* Segment k of the root span starts at k * span: two segments (the
@@ -135,7 +136,11 @@ void SFX(ntt_cpu_load_top)(T *dst, const void *src, bool src64, size_t len, size
     for (size_t k = 0; k < segs; k++) {
         /* With zero padding the upper half repeats the lower one. */
         const size_t from = (pad ? k % (segs / 2) : k) * span;
-        for (size_t j = j0; j < j1; j++) dst[k * span + j] = SRC(from + j);
+        for (size_t j = j0; j < j1; j++) {
+            const uint64_t v = SRC(from + j);
+            bad |= v >= M->c.p;
+            dst[k * span + j] = (T)v;
+        }
         if (K->to_internal) K->to_internal(dst + k * span + j0, cnt, M);
     }
 #undef SRC
@@ -147,14 +152,15 @@ void SFX(ntt_cpu_load_top)(T *dst, const void *src, bool src64, size_t len, size
     } else {
         (SFX(one)(M, 1) ? K->fwd4one : K->fwd4)(dst + j0, span, cnt, 1, M);
     }
+    return bad;
 }
 
 /* The kernels' load_top, else the generic one, over the whole span. */
-static void SFX(load_top)(T *dst, const void *src, bool src64, size_t len, size_t n,
+static bool SFX(load_top)(T *dst, const void *src, bool src64, size_t len, size_t n,
                           const SFX(mod) *M)
 {
-    (M->K->load_top ? M->K->load_top
-                    : SFX(ntt_cpu_load_top))(dst, src, src64, len, n, 0, ntt_cpu_root_span(n), M);
+    return (M->K->load_top ? M->K->load_top : SFX(ntt_cpu_load_top))(dst, src, src64, len, n, 0,
+                                                                     ntt_cpu_root_span(n), M);
 }
 
 void SFX(ntt_cpu_fused_tree)(T *b, T *a, size_t L, size_t i, const SFX(mod) *M)
@@ -385,17 +391,23 @@ void SFX(ntt_cpu_pointwise_item)(const ntt_plan *plan, T *c, const T *a, const T
     M->K->pointwise_full(c, a, b, n, M);
 }
 
-void SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
-                               const void *b, size_t lb, bool io64, const SFX(mod) *M, T *ws)
+ntt_status SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, const void *a,
+                                     size_t la, const void *b, size_t lb, bool io64,
+                                     const SFX(mod) *M, T *ws)
 {
     const size_t n = plan->n;
     T *A = ws, *B = ws + n;
     if (plan->variant == NTT_VARIANT_BASELINE) {
         const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
+        bool bad = false;
         for (size_t j = 0; j < n; j++) {
-            A[j] = j >= la ? 0 : io64 ? (T)((const uint64_t *)a)[j] : ((const T *)a)[j];
-            B[j] = j >= lb ? 0 : io64 ? (T)((const uint64_t *)b)[j] : ((const T *)b)[j];
+            const uint64_t x = j >= la ? 0 : io64 ? ((const uint64_t *)a)[j] : ((const T *)a)[j];
+            const uint64_t y = j >= lb ? 0 : io64 ? ((const uint64_t *)b)[j] : ((const T *)b)[j];
+            bad |= x >= M->c.p || y >= M->c.p;
+            A[j] = (T)x;
+            B[j] = (T)y;
         }
+        if (bad) return NTT_ERANGE;
         /* As the reports do it: natural-order spectra, a bit-reversal pass
            before each of the three DIT transforms. */
         SFX(baseline_forward)(A, n, nega, true, M);
@@ -406,19 +418,21 @@ void SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, const v
             if (io64) ((uint64_t *)c)[j] = A[j];
             else ((T *)c)[j] = A[j];
         }
-        return;
+        return NTT_OK;
     }
     const SFX(kern) *K = M->K;
     /* A square transforms a only (R == A). */
     T *R = b == a && lb == la ? A : B;
     /* Cyclic: winv[1] = 1, so s1_mul = s_mul and both go into a. */
     const bool pre = K->load_top_scaled && R != A && M->cyclic && la <= n / 2;
-    if (pre) K->load_top_scaled(A, a, io64, la, n, M->s_mul, M);
-    else SFX(load_top)(A, a, io64, la, n, M);
-    if (R != A) SFX(load_top)(B, b, io64, lb, n, M);
+    bool bad = pre ? K->load_top_scaled(A, a, io64, la, n, M->s_mul, M)
+                   : SFX(load_top)(A, a, io64, la, n, M);
+    if (R != A) bad |= SFX(load_top)(B, b, io64, lb, n, M);
+    if (bad) return NTT_ERANGE;
     size_t L, nc = ntt_cpu_root_children(n, &L);
     for (size_t g = 0; g < nc; g++) SFX(ntt_cpu_fused_tree)(R + g * L, A + g * L, L, nc + g, M);
     if (nc == 0) K->pointwise(R, R, A, n, M);
     (io64 ? K->inv_root64 : K->inv_root)(R, c, n, lc, 0, ntt_cpu_root_span(n),
                                          pre ? M->one : M->s_mul, pre ? M->one : M->s1_mul, M);
+    return NTT_OK;
 }

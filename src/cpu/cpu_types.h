@@ -81,15 +81,15 @@ typedef struct SFX(kern) {
        leaves [0, 2p) in b for the levels above and a in no useful state. */
     void (*mul_small)(T *b, T *a, size_t L, size_t i, const SFX(mod) *M);
     /* Optional: ntt_cpu_load_top (which it may call for cases it does not
-       speed up). */
-    void (*load_top)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
+       speed up), with its range check. */
+    bool (*load_top)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
                      size_t j1, const SFX(mod) *M);
     /* Optional: load_top over the whole span for len <= n/2, the values
        multiplied by s on the way.  Polymul loads one operand of a cyclic
        product so, with its scale s_mul, and gives the root kernel scale one:
        a multiplication per input of the half-length operand instead of one
-       per output. */
-    void (*load_top_scaled)(T *dst, const void *src, bool src64, size_t len, size_t n, SFX(tw) s,
+       per output.  Returns whether an input is >= p, as load_top. */
+    bool (*load_top_scaled)(T *dst, const void *src, bool src64, size_t len, size_t n, SFX(tw) s,
                             const SFX(mod) *M);
     /* Lazy product for polymul: a, b in [0, 4p) -> a*b*F in [0, 2p). */
     void (*pointwise)(T *c, const T *a, const T *b, size_t len, const SFX(mod) *M);
@@ -135,8 +135,11 @@ void SFX(ntt_cpu_inv_cols)(T *a, size_t L, size_t i, unsigned k, size_t j0, size
    then the forward levels of the inverse root kernel's nodes (1, and 2, 3
    when log2 n is even), for the positions [j0, j1) of the root span (see
    ntt_cpu_root_span; j0, j1 multiples of 16 or the span's end).  When
-   len <= n/2 the root level has a zero upper half: a copy into both. */
-void SFX(ntt_cpu_load_top)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
+   len <= n/2 the root level has a zero upper half: a copy into both.
+   Returns whether a value it read is >= p (a 64-bit value when src64):
+   over the whole span that is every input, so a product checks its
+   operands on the way in instead of in a pass of its own. */
+bool SFX(ntt_cpu_load_top)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
                            size_t j1, const SFX(mod) *M);
 /* The product's subtree of node i, depth first: the forward subtrees of a
    and b (values [0, 4p) in), their pointwise product and the inverse
@@ -153,7 +156,7 @@ void SFX(ntt_cpu_inverse_item)(const ntt_plan *plan, T *a, const SFX(mod) *M);
 void SFX(ntt_cpu_pointwise_item)(const ntt_plan *plan, T *c, const T *a, const T *b,
                                  const SFX(mod) *M);
 /* c[0..lc) = a * b mod (x^n -+ 1); io64: the arrays are uint64_t; ws holds
-   2n elements. */
-void SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
+   2n elements.  NTT_ERANGE, c untouched, when an input is >= p. */
+ntt_status SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
                                const void *b, size_t lb, bool io64, const SFX(mod) *M, T *ws);
 void SFX(ntt_cpu_bitrev_permute)(T *a, size_t n);

@@ -87,7 +87,7 @@ static bool split(const ntt_plan *plan)
 }
 
 /* One item of a batch, serially (item it uses modulus it % nmod). */
-static void item_serial(const ntt_plan *plan, int op, void *c, const void *a, const void *b,
+static ntt_status item_serial(const ntt_plan *plan, int op, void *c, const void *a, const void *b,
                         size_t it, size_t stride, size_t lc, size_t la, size_t lb, bool io64,
                         void *ws)
 {
@@ -103,8 +103,8 @@ static void item_serial(const ntt_plan *plan, int op, void *c, const void *a, co
                                            (const uint32_t *)b + o, M); break;
         default: {
             const size_t ob = o * (io64 ? 8 : 4);
-            ntt_cpu_polymul_item_u32(plan, (char *)c + ob, lc, (const char *)a + ob, la,
-                                     (const char *)b + ob, lb, io64, M, ws);
+            return ntt_cpu_polymul_item_u32(plan, (char *)c + ob, lc, (const char *)a + ob, la,
+                                            (const char *)b + ob, lb, io64, M, ws);
         }
         }
     } else {
@@ -116,10 +116,11 @@ static void item_serial(const ntt_plan *plan, int op, void *c, const void *a, co
         case 2: ntt_cpu_pointwise_item_u64(plan, (uint64_t *)c + o, (const uint64_t *)a + o,
                                            (const uint64_t *)b + o, M); break;
         default:
-            ntt_cpu_polymul_item_u64(plan, (uint64_t *)c + o, lc, (const uint64_t *)a + o, la,
-                                     (const uint64_t *)b + o, lb, io64, M, ws);
+            return ntt_cpu_polymul_item_u64(plan, (uint64_t *)c + o, lc, (const uint64_t *)a + o,
+                                            la, (const uint64_t *)b + o, lb, io64, M, ws);
         }
     }
+    return NTT_OK;
 }
 
 enum { OP_FWD, OP_INV, OP_PW, OP_MUL };
@@ -129,17 +130,27 @@ static ntt_status run(ntt_plan *plan, int op, void *c, const void *a, const void
 {
     ntt_cpu_data *d = plan->backend_data;
     const size_t wsz = 2 * plan->n * (plan->width == NTT_U32 ? 4 : 8);
+    /* As ntt_cpu_polymul: a batch of products is checked whole first, a
+       single product as it is loaded. */
+    if (op == OP_MUL && count > 1 && ntt_operands_out_of_range(plan, a, la, b, lb, count, stride))
+        return NTT_ERANGE;
+    ntt_status st = NTT_OK;
     if (per_item(plan, count, op == OP_MUL)) {
 #pragma omp parallel for num_threads(d->threads) schedule(dynamic, 1)
-        for (size_t it = 0; it < count; it++)
-            item_serial(plan, op, c, a, b, it, stride, lc, la, lb, io64,
-                        (char *)d->ws + (size_t)omp_get_thread_num() * wsz);
-        return NTT_OK;
+        for (size_t it = 0; it < count; it++) {
+            const ntt_status s = item_serial(plan, op, c, a, b, it, stride, lc, la, lb, io64,
+                                             (char *)d->ws + (size_t)omp_get_thread_num() * wsz);
+            if (s != NTT_OK) {
+#pragma omp critical(ntt_omp_status)
+                st = s;
+            }
+        }
+        return st;
     }
     const bool par = split(plan);
-    for (size_t it = 0; it < count; it++) {
+    for (size_t it = 0; it < count && st == NTT_OK; it++) {
         if (!par || op == OP_PW) {
-            item_serial(plan, op, c, a, b, it, stride, lc, la, lb, io64, d->ws);
+            st = item_serial(plan, op, c, a, b, it, stride, lc, la, lb, io64, d->ws);
             continue;
         }
         const size_t mi = it % plan->nmod, o = it * stride;
@@ -149,18 +160,20 @@ static ntt_status run(ntt_plan *plan, int op, void *c, const void *a, const void
             else if (op == OP_INV) inverse_par_u32(plan, x, &d->m32[mi], d->threads);
             else {
                 const size_t ob = o * (io64 ? 8 : 4);
-                polymul_par_u32(plan, (char *)c + ob, lc, (const char *)a + ob, la,
-                                (const char *)b + ob, lb, io64, &d->m32[mi], d->ws, d->threads);
+                st = polymul_par_u32(plan, (char *)c + ob, lc, (const char *)a + ob, la,
+                                     (const char *)b + ob, lb, io64, &d->m32[mi], d->ws,
+                                     d->threads);
             }
         } else {
             uint64_t *x = (uint64_t *)c + o;
             if (op == OP_FWD) forward_par_u64(plan, x, &d->m64[mi], d->threads);
             else if (op == OP_INV) inverse_par_u64(plan, x, &d->m64[mi], d->threads);
-            else polymul_par_u64(plan, x, lc, (const uint64_t *)a + o, la, (const uint64_t *)b + o, lb,
-                                 io64, &d->m64[mi], d->ws, d->threads);
+            else st = polymul_par_u64(plan, x, lc, (const uint64_t *)a + o, la,
+                                      (const uint64_t *)b + o, lb, io64, &d->m64[mi], d->ws,
+                                      d->threads);
         }
     }
-    return NTT_OK;
+    return st;
 }
 
 static ntt_status omp_forward(ntt_plan *plan, void *a, size_t count, size_t stride)
@@ -222,5 +235,7 @@ const ntt_backend_ops ntt_openmp_ops = {
     .inverse = omp_inverse,
     .pointwise = omp_pointwise,
     .polymul = omp_polymul,
+    .polymul_checks_inputs = true,
+    .polymul_checks_io64 = true,
     .any_geq_u64 = omp_any_geq_u64,
 };

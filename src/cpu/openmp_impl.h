@@ -126,35 +126,48 @@ static void SFX(inverse_par)(const ntt_plan *plan, T *a, const SFX(mod) *M, int 
     }
 }
 
-/* c[0..lc) = a * b on all threads; ws holds 2n elements. */
-static void SFX(polymul_par)(const ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
-                             const void *b, size_t lb, bool io64, const SFX(mod) *M, T *ws,
-                             int nt)
+/* c[0..lc) = a * b on all threads; ws holds 2n elements.  NTT_ERANGE, c
+   untouched, when an input is >= p (each thread checks what it loads). */
+static ntt_status SFX(polymul_par)(const ntt_plan *plan, void *c, size_t lc, const void *a,
+                                   size_t la, const void *b, size_t lb, bool io64,
+                                   const SFX(mod) *M, T *ws, int nt)
 {
     const SFX(kern) *K = M->K;
     const size_t n = plan->n, span = ntt_cpu_root_span(n);
-    void (*load)(T *, const void *, bool, size_t, size_t, size_t, size_t, const SFX(mod) *) =
+    bool (*load)(T *, const void *, bool, size_t, size_t, size_t, size_t, const SFX(mod) *) =
         K->load_top ? K->load_top : SFX(ntt_cpu_load_top);
     T *A = ws, *R = b == a && lb == la ? ws : ws + n; /* a square transforms a only */
+    bool bad = false;
 #pragma omp parallel num_threads(nt)
     {
         const int t = omp_get_thread_num();
         size_t j0, j1;
         ntt_omp_share(span, nt, t, &j0, &j1);
         if (j0 < j1) {
-            load(A, a, io64, la, n, j0, j1, M);
-            if (R != A) load(R, b, io64, lb, n, j0, j1, M);
+            bool mine = load(A, a, io64, la, n, j0, j1, M);
+            if (R != A) mine |= load(R, b, io64, lb, n, j0, j1, M);
+            if (mine) {
+#pragma omp atomic write
+                bad = true;
+            }
         }
 #pragma omp barrier
-        SFX(front) f[OMP_MAX_SWEEPS + 1];
-        const unsigned d = SFX(plan)(n, nt, M, f);
-        for (unsigned k = 0; k < d; k++) SFX(sweep_par)(A, R != A ? R : NULL, f[k], M, false);
+        bool stop;
+#pragma omp atomic read
+        stop = bad;
+        if (!stop) {
+            SFX(front) f[OMP_MAX_SWEEPS + 1];
+            const unsigned d = SFX(plan)(n, nt, M, f);
+            for (unsigned k = 0; k < d; k++) SFX(sweep_par)(A, R != A ? R : NULL, f[k], M, false);
 #pragma omp for schedule(dynamic, 1)
-        for (size_t g = 0; g < f[d].count; g++)
-            SFX(ntt_cpu_fused_tree)(R + g * f[d].len, A + g * f[d].len, f[d].len, f[d].first + g, M);
-        for (unsigned k = d; k-- > 0;) SFX(sweep_par)(R, NULL, f[k], M, true);
-        SFX(root)(R, c, n, lc, M->s_mul, M->s1_mul, io64, M, nt, t);
+            for (size_t g = 0; g < f[d].count; g++)
+                SFX(ntt_cpu_fused_tree)(R + g * f[d].len, A + g * f[d].len, f[d].len,
+                                        f[d].first + g, M);
+            for (unsigned k = d; k-- > 0;) SFX(sweep_par)(R, NULL, f[k], M, true);
+            SFX(root)(R, c, n, lc, M->s_mul, M->s1_mul, io64, M, nt, t);
+        }
     }
+    return bad ? NTT_ERANGE : NTT_OK;
 }
 
 /* This thread's share of the root kernel's span. */
