@@ -3,8 +3,9 @@
  * library picks it at run time (available() asks the CPU), so it runs
  * everywhere.  avx512.c compiles this file once more, with NTT_AVX512
  * defined and AVX-512 (F, VL, BW, DQ) allowed, as the AVX-512 backend: the
- * same 256-bit kernels, with 32 vector registers instead of 16 and masked
- * shuffles where AVX2 needs a shift and a blend (hi_halves).
+ * same kernels, with 32 vector registers instead of 16, masked shuffles
+ * where AVX2 needs a shift and a blend (hi_halves), and the wide levels on
+ * 512-bit vectors (avx2_vec.h, included for each width).
  *
  * u32: 8-lane Harvey butterflies with Shoup (default) or Montgomery
  * multiplication built from vpmuludq on the even and odd lanes; the wide
@@ -36,109 +37,6 @@
 
 typedef __m256i V;
 
-/* Lane constants of one modulus. */
-typedef struct {
-    V p, p2, p4, pinv;
-} vcst;
-
-/* A twiddle vector: values, companions (Shoup quotient or Montgomery form)
-   and the companions of the odd lanes moved to the even ones, which is
-   what vpmuludq reads. */
-typedef struct {
-    V w, x, xo;
-} vtw;
-
-NTT_INLINE vcst vcst_of(const mod_u32 *M)
-{
-    vcst c = {_mm256_set1_epi32((int)M->c.p), _mm256_set1_epi32((int)M->c.p2),
-              _mm256_set1_epi32((int)(4 * M->c.p)), _mm256_set1_epi32((int)M->c.pinv)};
-    return c;
-}
-
-NTT_INLINE vtw tw_bcast(const uint32_t *w, const uint32_t *x, size_t i)
-{
-    vtw t;
-    t.w = _mm256_set1_epi32((int)w[i]);
-    t.x = _mm256_set1_epi32((int)x[i]);
-    t.xo = t.x;
-    return t;
-}
-
-NTT_INLINE vtw tw_scalar(tw_u32 s)
-{
-    vtw t;
-    t.w = _mm256_set1_epi32((int)s.w);
-    t.x = _mm256_set1_epi32((int)s.x);
-    t.xo = t.x;
-    return t;
-}
-
-/* Eight consecutive tree-order twiddles, one per lane. */
-NTT_INLINE vtw tw_load8(const uint32_t *w, const uint32_t *x, size_t i)
-{
-    vtw t;
-    t.w = _mm256_loadu_si256((const V *)(w + i));
-    t.x = _mm256_loadu_si256((const V *)(x + i));
-    t.xo = _mm256_srli_epi64(t.x, 32);
-    return t;
-}
-
-/* x in [0, 2m) -> [0, m): x - m wraps above x exactly when x < m. */
-NTT_INLINE V csub(V x, V m) { return _mm256_min_epu32(x, _mm256_sub_epi32(x, m)); }
-
-/* The high halves of the 64-bit products in the even lanes (e) and the odd
-   lanes (o), as one vector of 32-bit lanes. */
-NTT_INLINE V hi_halves(V e, V o)
-{
-#ifdef __AVX512VL__
-    /* One masked shuffle: e's odd words into the even lanes of o. */
-    return _mm256_mask_shuffle_epi32(o, 0x55, e, (_MM_PERM_ENUM)_MM_SHUFFLE(2, 3, 0, 1));
-#else
-    return _mm256_blend_epi32(_mm256_srli_epi64(e, 32), o, 0xAA);
-#endif
-}
-
-/* y in [0, 4p) (any 32-bit y for Shoup) -> y*w mod p in [0, 2p).
-   Shoup: q = hi(y w'), r = y w - q p (mod 2^32).
-   Montgomery: REDC(y W) with W = w R mod p: y W < 4p^2 < p 2^32. */
-NTT_INLINE V mulw(V y, vtw W, vcst C, const int kind)
-{
-    const V yo = _mm256_srli_epi64(y, 32);
-    if (kind == NTT_MODMUL_SHOUP) {
-        const V q = hi_halves(_mm256_mul_epu32(y, W.x), _mm256_mul_epu32(yo, W.xo));
-        return _mm256_sub_epi32(_mm256_mullo_epi32(y, W.w), _mm256_mullo_epi32(q, C.p));
-    }
-    const V te = _mm256_mul_epu32(y, W.x), to = _mm256_mul_epu32(yo, W.xo);
-    const V m = _mm256_mullo_epi32(_mm256_mullo_epi32(y, W.x), C.pinv);
-    const V ue = _mm256_mul_epu32(m, C.p), uo = _mm256_mul_epu32(_mm256_srli_epi64(m, 32), C.p);
-    return hi_halves(_mm256_add_epi64(te, ue), _mm256_add_epi64(to, uo));
-}
-
-/* Montgomery product of two variables: a in [0, p), b < 4p -> a b R^-1 in
-   [0, 2p). */
-NTT_INLINE V mont2(V a, V b, vcst C)
-{
-    const V te = _mm256_mul_epu32(a, b);
-    const V to = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32));
-    const V m = _mm256_mullo_epi32(_mm256_mullo_epi32(a, b), C.pinv);
-    const V ue = _mm256_mul_epu32(m, C.p), uo = _mm256_mul_epu32(_mm256_srli_epi64(m, 32), C.p);
-    return hi_halves(_mm256_add_epi64(te, ue), _mm256_add_epi64(to, uo));
-}
-
-/* Cooley-Tukey: x + wy, x - wy + 2p.  red 1: x in [0, 4p) is reduced to
-   [0, 2p) first, so the outputs are in [0, 4p); red 2: the same for x in
-   [0, 8p); red 0: x is left as it is and the outputs grow by 2p (see
-   lazy_red). */
-NTT_INLINE void ctr(V *x, V *y, vtw W, vcst C, const int kind, const int red)
-{
-    const V xr = red == 2 ? csub(*x, C.p4) : *x;
-    const V x0 = red ? csub(xr, C.p2) : xr, t = mulw(*y, W, C, kind);
-    *x = _mm256_add_epi32(x0, t);
-    *y = _mm256_add_epi32(_mm256_sub_epi32(x0, t), C.p2);
-}
-
-NTT_INLINE void ct(V *x, V *y, vtw W, vcst C, const int kind) { ctr(x, y, W, C, kind, 1); }
-
 /* Lazy forward levels, for p < 2^29 (8p <= 2^32): r, the bound of the
    values entering a level in units of p, runs 4, 6, 8, 4, ...: two levels
    leave x unreduced (mulw takes any 32-bit y) and the third reduces it from
@@ -157,123 +55,65 @@ NTT_INLINE int lazy_next(int r, int fin) { return r == 0 ? 0 : fin || r == 8 ? 4
     default: CALL(0); break;                                                                  \
     }
 
-/* The same with w = 1. */
-NTT_INLINE void ct1(V *x, V *y, vcst C)
-{
-    const V x0 = csub(*x, C.p2), t = csub(*y, C.p2);
-    *x = _mm256_add_epi32(x0, t);
-    *y = _mm256_add_epi32(_mm256_sub_epi32(x0, t), C.p2);
-}
+/* See avx2_vec.h. */
+#define VCAT_(a, b, c) a##b##c
+#define VCAT(a, b, c) VCAT_(a, b, c)
+#define VI(op) VCAT(_mm, VW, _##op)
+#define VS(name) VCAT(name, VSFX, )
 
-/* Gentleman-Sande: x, y in [0, 2p) -> x + y, (x - y) w in [0, 2p). */
-NTT_INLINE void gs(V *x, V *y, vtw W, vcst C, const int kind)
-{
-    const V s = csub(_mm256_add_epi32(*x, *y), C.p2);
-    *y = mulw(_mm256_add_epi32(_mm256_sub_epi32(*x, *y), C.p2), W, C, kind);
-    *x = s;
-}
+#define VW 256
+#define VSFX
+#define VT V
+#define VLANES 8
+#define VEVEN 0x55
+#define VLOAD(p) _mm256_loadu_si256((const V *)(p))
+#define VSTORE(p, v) _mm256_storeu_si256((V *)(p), (v))
+#include "avx2_vec.h"
+#undef VW
+#undef VSFX
+#undef VT
+#undef VLANES
+#undef VEVEN
+#undef VLOAD
+#undef VSTORE
 
-NTT_INLINE void gs1(V *x, V *y, vcst C)
+/* The AVX-512 build runs the wide levels on 512-bit vectors (csub16,
+   fwd4v16, ...) wherever their count of positions allows. */
+#ifdef NTT_AVX512
+#define VW 512
+#define VSFX 16
+#define VT __m512i
+#define VLANES 16
+#define VEVEN 0x5555
+#define VLOAD(p) _mm512_loadu_si512((const void *)(p))
+#define VSTORE(p, v) _mm512_storeu_si512((void *)(p), (v))
+#include "avx2_vec.h"
+#undef VW
+#undef VSFX
+#undef VT
+#undef VLANES
+#undef VEVEN
+#undef VLOAD
+#undef VSTORE
+#define WIDE(f, cnt, ...) ((cnt) % 16 == 0 ? f##16(__VA_ARGS__) : f(__VA_ARGS__))
+#else
+#define WIDE(f, cnt, ...) f(__VA_ARGS__)
+#endif
+
+/* Eight consecutive tree-order twiddles, one per lane. */
+NTT_INLINE vtw tw_load8(const uint32_t *w, const uint32_t *x, size_t i)
 {
-    const V s = csub(_mm256_add_epi32(*x, *y), C.p2);
-    *y = csub(_mm256_add_epi32(_mm256_sub_epi32(*x, *y), C.p2), C.p2);
-    *x = s;
+    vtw t;
+    t.w = _mm256_loadu_si256((const V *)(w + i));
+    t.x = _mm256_loadu_si256((const V *)(x + i));
+    t.xo = _mm256_srli_epi64(t.x, 32);
+    return t;
 }
 
 /* Callers' arrays need not be 32-byte aligned (batch items start at any
    stride). */
 #define LD(p) _mm256_loadu_si256((const V *)(p))
 #define ST(p, v) _mm256_storeu_si256((V *)(p), (v))
-
-/* ---- wide levels ----------------------------------------------------------- */
-
-/* Two forward levels (node i; 2i, 2i+1) over quarters q apart, positions
-   [0, cnt), cnt a multiple of 8 (the drivers split no finer); `one`: node
-   i (and so 2i) has twiddle 1; r: see lazy_red (0 for the drivers' calls).
-   nb = 2: the same on b too, interleaved (as fwd6 does). */
-NTT_INLINE void fwd4v(uint32_t *a, uint32_t *b, size_t q, size_t cnt, size_t i,
-                      const mod_u32 *M, const int kind, const int one, const int r, const int nb)
-{
-    const int ra = lazy_red(r, 0), rb = lazy_red(lazy_next(r, 0), 0);
-    const vcst C = vcst_of(M);
-    const vtw w1 = tw_bcast(M->fw, M->fwx, i), w2 = tw_bcast(M->fw, M->fwx, 2 * i);
-    const vtw w3 = tw_bcast(M->fw, M->fwx, 2 * i + 1);
-    uint32_t *const c[2] = {a, b};
-    for (size_t j = 0; j < cnt; j += 8) {
-        V x[8];
-        for (int s = 0; s < 4 * nb; s++) x[s] = LD(c[s / 4] + (size_t)(s % 4) * q + j);
-        for (int s = 0; s < 4 * nb; s += 4) {
-            if (one) {
-                ct1(&x[s], &x[s + 2], C);
-                ct1(&x[s + 1], &x[s + 3], C);
-            } else {
-                ctr(&x[s], &x[s + 2], w1, C, kind, ra);
-                ctr(&x[s + 1], &x[s + 3], w1, C, kind, ra);
-            }
-        }
-        for (int s = 0; s < 4 * nb; s += 4) {
-            if (one) ct1(&x[s], &x[s + 1], C);
-            else ctr(&x[s], &x[s + 1], w2, C, kind, rb);
-            ctr(&x[s + 2], &x[s + 3], w3, C, kind, rb);
-        }
-        for (int s = 0; s < 4 * nb; s++) ST(c[s / 4] + (size_t)(s % 4) * q + j, x[s]);
-    }
-}
-
-NTT_INLINE void fwd2v(uint32_t *a, uint32_t *b, size_t h, size_t cnt, size_t i,
-                      const mod_u32 *M, const int kind, const int r, const int nb)
-{
-    const vcst C = vcst_of(M);
-    const vtw w = tw_bcast(M->fw, M->fwx, i);
-    uint32_t *const c[2] = {a, b};
-    for (size_t j = 0; j < cnt; j += 8) {
-        for (int s = 0; s < nb; s++) {
-            V x = LD(c[s] + j), y = LD(c[s] + j + h);
-            ctr(&x, &y, w, C, kind, lazy_red(r, 0));
-            ST(c[s] + j, x);
-            ST(c[s] + j + h, y);
-        }
-    }
-}
-
-NTT_INLINE void inv4v(uint32_t *a, size_t q, size_t cnt, size_t i, const mod_u32 *M,
-                      const int kind, const int one)
-{
-    const vcst C = vcst_of(M);
-    const vtw w1 = tw_bcast(M->iw, M->iwx, i), w2 = tw_bcast(M->iw, M->iwx, 2 * i);
-    const vtw w3 = tw_bcast(M->iw, M->iwx, 2 * i + 1);
-    uint32_t *a0 = a, *a1 = a + q, *a2 = a + 2 * q, *a3 = a + 3 * q;
-    for (size_t j = 0; j < cnt; j += 8) {
-        V x0 = LD(a0 + j), x1 = LD(a1 + j), x2 = LD(a2 + j), x3 = LD(a3 + j);
-        gs(&x2, &x3, w3, C, kind);
-        if (one) {
-            gs1(&x0, &x1, C);
-            gs1(&x0, &x2, C);
-            gs1(&x1, &x3, C);
-        } else {
-            gs(&x0, &x1, w2, C, kind);
-            gs(&x0, &x2, w1, C, kind);
-            gs(&x1, &x3, w1, C, kind);
-        }
-        ST(a0 + j, x0);
-        ST(a1 + j, x1);
-        ST(a2 + j, x2);
-        ST(a3 + j, x3);
-    }
-}
-
-NTT_INLINE void inv2v(uint32_t *a, size_t h, size_t cnt, size_t i, const mod_u32 *M,
-                      const int kind)
-{
-    const vcst C = vcst_of(M);
-    const vtw w = tw_bcast(M->iw, M->iwx, i);
-    for (size_t j = 0; j < cnt; j += 8) {
-        V x = LD(a + j), y = LD(a + j + h);
-        gs(&x, &y, w, C, kind);
-        ST(a + j, x);
-        ST(a + j + h, y);
-    }
-}
 
 /* ---- the last six levels of a 64-element block ---------------------------------
  * Block node nd; its eight vectors v0..v7 hold elements 8k .. 8k+7.  The
@@ -446,7 +286,7 @@ NTT_INLINE size_t fwd_upper(uint32_t *a, uint32_t *b, size_t L, size_t i, const 
 {
     size_t len = L, node = i;
     if (ntt_log2(L) & 1) {
-#define FWD2(R) fwd2v(a, b, L / 2, L / 2, i, M, kind, R, nb)
+#define FWD2(R) WIDE(fwd2v, L / 2, a, b, L / 2, L / 2, i, M, kind, R, nb)
         BY_RANGE(*r, FWD2)
 #undef FWD2
         *r = lazy_next(*r, 0);
@@ -455,7 +295,8 @@ NTT_INLINE size_t fwd_upper(uint32_t *a, uint32_t *b, size_t L, size_t i, const 
     }
     for (; len > 64; len >>= 2, node <<= 2) {
         for (size_t g = 0; g < L / len; g++) {
-#define FWD4(R) fwd4v(a + g * len, b + g * len, len / 4, len / 4, node + g, M, kind, 0, R, nb)
+#define FWD4(R)                                                                                \
+    WIDE(fwd4v, len / 4, a + g * len, b + g * len, len / 4, len / 4, node + g, M, kind, 0, R, nb)
             BY_RANGE(*r, FWD4)
 #undef FWD4
         }
@@ -472,8 +313,8 @@ NTT_INLINE void inv_upper(uint32_t *a, size_t L, size_t i, const mod_u32 *M, con
     size_t len = 256;
     for (; len <= L; len <<= 2)
         for (size_t g = 0; g < L / len; g++)
-            inv4v(a + g * len, len / 4, len / 4, i * (L / len) + g, M, kind, 0);
-    if (len / 4 != L) inv2v(a, L / 2, L / 2, i, M, kind);
+            WIDE(inv4v, len / 4, a + g * len, len / 4, len / 4, i * (L / len) + g, M, kind, 0);
+    if (len / 4 != L) WIDE(inv2v, L / 2, a, L / 2, L / 2, i, M, kind);
 }
 
 /* t: natural order at the leaves (else the transposed order of the polymul
@@ -544,7 +385,8 @@ NTT_INLINE void put32(void *p, V v, const int nt)
    (PREFETCHW, in the AVX-512 one). */
 NTT_INLINE void store_out(void *out, size_t j, V v, const int out64, const int nt)
 {
-    if (!nt) __builtin_prefetch((const char *)((uintptr_t)out + (j << (out64 ? 3 : 2)) + AHEAD), 1, 3);
+    if (!nt)
+        __builtin_prefetch((const char *)((uintptr_t)out + (j << (out64 ? 3 : 2)) + AHEAD), 1, 3);
     if (out64) {
         uint64_t *o = (uint64_t *)out + j;
         const V lo = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v));
@@ -828,13 +670,13 @@ NTT_INLINE bool load_topv(uint32_t *dst, const void *src, bool src64, size_t len
 
 #define AVX2_INSTANCE(K, NAME)                                                              \
     static void fwd4_##NAME(uint32_t *a, size_t q, size_t c, size_t i, const mod_u32 *M)     \
-    { fwd4v(a, a, q, c, i, M, K, 0, 0, 1); }                                                         \
+    { WIDE(fwd4v, c, a, a, q, c, i, M, K, 0, 0, 1); }                                       \
     static void fwd4one_##NAME(uint32_t *a, size_t q, size_t c, size_t i, const mod_u32 *M)  \
-    { fwd4v(a, a, q, c, i, M, K, 1, 0, 1); }                                                         \
+    { WIDE(fwd4v, c, a, a, q, c, i, M, K, 1, 0, 1); }                                       \
     static void fwd2_##NAME(uint32_t *a, size_t h, size_t c, size_t i, const mod_u32 *M)     \
-    { fwd2v(a, a, h, c, i, M, K, 0, 1); }                                                            \
+    { WIDE(fwd2v, c, a, a, h, c, i, M, K, 0, 1); }                                          \
     static void inv2_##NAME(uint32_t *a, size_t h, size_t c, size_t i, const mod_u32 *M)     \
-    { inv2v(a, h, c, i, M, K); }                                                            \
+    { WIDE(inv2v, c, a, h, c, i, M, K); }                                                   \
     static void mul_small_##NAME(uint32_t *b, uint32_t *a, size_t L, size_t i,               \
                                  const mod_u32 *M)                                           \
     { mul_smallv(b, a, L, i, M, K); }                                                       \
@@ -843,9 +685,9 @@ NTT_INLINE bool load_topv(uint32_t *dst, const void *src, bool src64, size_t len
     static void fwd_small_p_##NAME(uint32_t *a, size_t L, size_t i, const mod_u32 *M)        \
     { fwd_smallv(a, L, i, M, K, 0); }                                                       \
     static void inv4_##NAME(uint32_t *a, size_t q, size_t c, size_t i, const mod_u32 *M)     \
-    { inv4v(a, q, c, i, M, K, 0); }                                                         \
+    { WIDE(inv4v, c, a, q, c, i, M, K, 0); }                                                \
     static void inv4one_##NAME(uint32_t *a, size_t q, size_t c, size_t i, const mod_u32 *M)  \
-    { inv4v(a, q, c, i, M, K, 1); }                                                         \
+    { WIDE(inv4v, c, a, q, c, i, M, K, 1); }                                                \
     static void inv_small_##NAME(uint32_t *a, size_t L, size_t i, const mod_u32 *M)          \
     { inv_smallv(a, L, i, M, K, 1); }                                                       \
     static void inv_small_p_##NAME(uint32_t *a, size_t L, size_t i, const mod_u32 *M)        \
