@@ -69,13 +69,6 @@ NTT_INLINE int lazy_next(int r, int fin) { return r == 0 ? 0 : fin || r == 8 ? 4
 #define VLOAD(p) _mm256_loadu_si256((const V *)(p))
 #define VSTORE(p, v) _mm256_storeu_si256((V *)(p), (v))
 #include "avx2_vec.h"
-#undef VW
-#undef VSFX
-#undef VT
-#undef VLANES
-#undef VEVEN
-#undef VLOAD
-#undef VSTORE
 
 /* The AVX-512 build runs the wide levels on 512-bit vectors (csub16,
    fwd4v16, ...) wherever their count of positions allows. */
@@ -88,13 +81,6 @@ NTT_INLINE int lazy_next(int r, int fin) { return r == 0 ? 0 : fin || r == 8 ? 4
 #define VLOAD(p) _mm512_loadu_si512((const void *)(p))
 #define VSTORE(p, v) _mm512_storeu_si512((void *)(p), (v))
 #include "avx2_vec.h"
-#undef VW
-#undef VSFX
-#undef VT
-#undef VLANES
-#undef VEVEN
-#undef VLOAD
-#undef VSTORE
 #define WIDE(f, cnt, ...) ((cnt) % 16 == 0 ? f##16(__VA_ARGS__) : f(__VA_ARGS__))
 #else
 #define WIDE(f, cnt, ...) f(__VA_ARGS__)

@@ -2,7 +2,8 @@
  * The u32 butterflies and the wide (radix-4 and radix-2) levels of the
  * AVX2 backend, on one vector width: avx2.c includes this file once for
  * 256-bit vectors and, in the AVX-512 build, once more for 512-bit ones.
- * Parameters (avx2.c defines and undefines them around each inclusion):
+ * Parameters (avx2.c defines them before each inclusion; the end of this
+ * file undefines them):
  * VW the width in bits, VT the vector type, VLANES its 32-bit lanes, VEVEN
  * the mask of its even lanes, VLOAD / VSTORE unaligned accesses; VS(name)
  * is the width's name of a function or type here (name itself for 256
@@ -128,7 +129,7 @@ NTT_INLINE void VS(gs1)(VT *x, VT *y, VS(vcst) C)
 /* ---- wide levels ----------------------------------------------------------- */
 
 /* Two forward levels (node i; 2i, 2i+1) over quarters q apart, positions
-   [0, cnt), cnt a multiple of 8 (the drivers split no finer); `one`: node
+   [0, cnt), cnt a multiple of VLANES (the drivers split no finer than 8; WIDE picks the width); `one`: node
    i (and so 2i) has twiddle 1; r: see lazy_red (0 for the drivers' calls).
    nb = 2: the same on b too, interleaved (as fwd6 does). */
 NTT_INLINE void VS(fwd4v)(uint32_t *a, uint32_t *b, size_t q, size_t cnt, size_t i,
@@ -214,3 +215,11 @@ NTT_INLINE void VS(inv2v)(uint32_t *a, size_t h, size_t cnt, size_t i, const mod
         VSTORE(a + j + h, y);
     }
 }
+
+#undef VW
+#undef VSFX
+#undef VT
+#undef VLANES
+#undef VEVEN
+#undef VLOAD
+#undef VSTORE
