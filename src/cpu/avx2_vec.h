@@ -25,7 +25,7 @@ typedef struct {
 NTT_INLINE VS(vcst) VS(vcst_of)(const mod_u32 *M)
 {
     VS(vcst) c = {VI(set1_epi32)((int)M->c.p), VI(set1_epi32)((int)M->c.p2),
-              VI(set1_epi32)((int)(4 * M->c.p)), VI(set1_epi32)((int)M->c.pinv)};
+                  VI(set1_epi32)((int)(4 * M->c.p)), VI(set1_epi32)((int)M->c.pinv)};
     return c;
 }
 
@@ -101,7 +101,10 @@ NTT_INLINE void VS(ctr)(VT *x, VT *y, VS(vtw) W, VS(vcst) C, const int kind, con
     *y = VI(add_epi32)(VI(sub_epi32)(x0, t), C.p2);
 }
 
-NTT_INLINE void VS(ct)(VT *x, VT *y, VS(vtw) W, VS(vcst) C, const int kind) { VS(ctr)(x, y, W, C, kind, 1); }
+NTT_INLINE void VS(ct)(VT *x, VT *y, VS(vtw) W, VS(vcst) C, const int kind)
+{
+    VS(ctr)(x, y, W, C, kind, 1);
+}
 
 /* The same with w = 1. */
 NTT_INLINE void VS(ct1)(VT *x, VT *y, VS(vcst) C)
@@ -129,11 +132,13 @@ NTT_INLINE void VS(gs1)(VT *x, VT *y, VS(vcst) C)
 /* ---- wide levels ----------------------------------------------------------- */
 
 /* Two forward levels (node i; 2i, 2i+1) over quarters q apart, positions
-   [0, cnt), cnt a multiple of VLANES (the drivers split no finer than 8; WIDE picks the width); `one`: node
-   i (and so 2i) has twiddle 1; r: see lazy_red (0 for the drivers' calls).
+   [0, cnt), cnt a multiple of VLANES (the drivers split no finer than 8;
+   avx2.c's WIDE picks the width); `one`: node i (and so 2i) has twiddle 1;
+   r: see lazy_red (0 for the drivers' calls).
    nb = 2: the same on b too, interleaved (as fwd6 does). */
 NTT_INLINE void VS(fwd4v)(uint32_t *a, uint32_t *b, size_t q, size_t cnt, size_t i,
-                      const mod_u32 *M, const int kind, const int one, const int r, const int nb)
+                          const mod_u32 *M, const int kind, const int one, const int r,
+                          const int nb)
 {
     const int ra = lazy_red(r, 0), rb = lazy_red(lazy_next(r, 0), 0);
     const VS(vcst) C = VS(vcst_of)(M);
@@ -162,7 +167,7 @@ NTT_INLINE void VS(fwd4v)(uint32_t *a, uint32_t *b, size_t q, size_t cnt, size_t
 }
 
 NTT_INLINE void VS(fwd2v)(uint32_t *a, uint32_t *b, size_t h, size_t cnt, size_t i,
-                      const mod_u32 *M, const int kind, const int r, const int nb)
+                          const mod_u32 *M, const int kind, const int r, const int nb)
 {
     const VS(vcst) C = VS(vcst_of)(M);
     const VS(vtw) w = VS(tw_bcast)(M->fw, M->fwx, i);
@@ -178,7 +183,7 @@ NTT_INLINE void VS(fwd2v)(uint32_t *a, uint32_t *b, size_t h, size_t cnt, size_t
 }
 
 NTT_INLINE void VS(inv4v)(uint32_t *a, size_t q, size_t cnt, size_t i, const mod_u32 *M,
-                      const int kind, const int one)
+                          const int kind, const int one)
 {
     const VS(vcst) C = VS(vcst_of)(M);
     const VS(vtw) w1 = VS(tw_bcast)(M->iw, M->iwx, i), w2 = VS(tw_bcast)(M->iw, M->iwx, 2 * i);
@@ -204,7 +209,7 @@ NTT_INLINE void VS(inv4v)(uint32_t *a, size_t q, size_t cnt, size_t i, const mod
 }
 
 NTT_INLINE void VS(inv2v)(uint32_t *a, size_t h, size_t cnt, size_t i, const mod_u32 *M,
-                      const int kind)
+                          const int kind)
 {
     const VS(vcst) C = VS(vcst_of)(M);
     const VS(vtw) w = VS(tw_bcast)(M->iw, M->iwx, i);
