@@ -104,15 +104,15 @@ typedef struct ntt_backend_ops {
     bool (*any_geq_u64)(const uint64_t *a, size_t len, uint64_t p, int threads);
 
     /* The polymul entry checks a and b itself when io64 is false (as
-       ntt_out_of_range), returning NTT_ERANGE with c untouched; the plan
-       calls then skip theirs.  The CUDA backend does it while the device
-       works, the CPU backends as they load the operands (a single product)
-       or before the first item (a batch). */
+       ntt_out_of_range), returning NTT_ERANGE with c untouched, so that the
+       check can run while the device works (CUDA); the plan calls then
+       skip theirs.  io64 calls come checked from ntt_polymul_mod. */
     bool polymul_checks_inputs;
-    /* The same for io64 calls (ntt_polymul_mod's direct products, always
-       one item, coefficients checked as 64-bit values); without it they
-       come checked from ntt_polymul_mod. */
-    bool polymul_checks_io64;
+    /* The same for single products only (count 1, io64 or not: the
+       coefficients of io64 calls checked as 64-bit values), which the CPU
+       backends check as they load the operands; batches, and io64 calls
+       without it, come checked (plan.c, ntt_polymul_mod). */
+    bool polymul_checks_single;
 } ntt_backend_ops;
 
 extern const ntt_backend_ops ntt_scalar_ops;

@@ -139,8 +139,9 @@ static bool product_out_of_range(const ntt_plan *plan, const void *a, size_t la,
                                  size_t lb, size_t count, size_t stride)
 {
     const ntt_backend_ops *ops = plan->ops;
-    return !(ops->polymul && ops->polymul_checks_inputs) &&
-           ntt_operands_out_of_range(plan, a, la, b, lb, count, stride);
+    const bool checked_there =
+        ops->polymul && (ops->polymul_checks_inputs || (ops->polymul_checks_single && count == 1));
+    return !checked_there && ntt_operands_out_of_range(plan, a, la, b, lb, count, stride);
 }
 
 static ntt_status run_transform(ntt_plan *plan, ntt_width w, void *a, size_t count, size_t stride,

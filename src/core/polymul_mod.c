@@ -312,13 +312,13 @@ ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la, const u
     const bool school = la < lb ? la <= 8 : lb <= 8;
     size_t n = 2;
     while (n < lc) n <<= 1;
-    const bool is_direct = p < ((uint64_t)1 << 62) && (p - 1) % n == 0 && ntt_prime_u64(p);
+    const bool is_direct =
+        !school && p < ((uint64_t)1 << 62) && (p - 1) % n == 0 && ntt_prime_u64(p);
     /* A direct product on a backend that checks what it loads reads the
        inputs once; every other path checks them first, before the status
        of an unusable backend, as always. */
-    const bool checked_there = usable && !school && is_direct && ops->polymul_checks_io64;
+    const bool checked_there = usable && is_direct && ops->polymul_checks_single;
     if (!checked_there && inputs_geq(ops, a, la, b, lb, p, o.threads)) return NTT_ERANGE;
-    if (!ntt_backend_available(backend)) return NTT_EUNSUPPORTED;
     /* Decided here, not by the plan, so that the answer does not depend on
        whether the inputs are short enough for schoolbook. */
     if (!usable) return NTT_EUNSUPPORTED;

@@ -560,6 +560,14 @@ NTT_INLINE void prefetch_src(const void *src, bool src64, size_t j)
     _mm_prefetch((const char *)((uintptr_t)src + (j << (src64 ? 3 : 2)) + AHEAD), _MM_HINT_T0);
 }
 
+/* 64-bit unsigned x >= p, per lane: the signed compare with both sides
+   biased by 2^63, against lim = geq64_lim(p). */
+NTT_INLINE V geq64_lim(uint64_t p) { return _mm256_set1_epi64x((long long)((p - 1) ^ 0x8000000000000000ull)); }
+NTT_INLINE V geq64(V x, V lim)
+{
+    return _mm256_cmpgt_epi64(_mm256_xor_si256(x, _mm256_set1_epi64x(INT64_MIN)), lim);
+}
+
 NTT_INLINE V load_src(const void *src, bool src64, size_t j, size_t len, vchk *k)
 {
     prefetch_src(src, src64, j);
@@ -748,16 +756,14 @@ bool ntt_avx2_any_geq_u32(const uint32_t *a, size_t len, uint32_t p)
 
 bool ntt_avx2_any_geq_u64(const uint64_t *a, size_t len, uint64_t p)
 {
-    /* Unsigned compare through the signed one, both sides biased by 2^63. */
-    const V bias = _mm256_set1_epi64x((long long)0x8000000000000000ull);
-    const V lim = _mm256_set1_epi64x((long long)((p - 1) ^ 0x8000000000000000ull));
+    const V lim = geq64_lim(p);
     size_t i = 0;
     while (i + 16 <= len) {
         const size_t e = len - i > 4096 ? i + 4096 : len - (len - i) % 16;
         V bad = _mm256_setzero_si256();
         for (; i < e; i += 16)
             for (int k = 0; k < 16; k += 4)
-                bad = _mm256_or_si256(bad, _mm256_cmpgt_epi64(_mm256_xor_si256(LD(a + i + k), bias), lim));
+                bad = _mm256_or_si256(bad, geq64(LD(a + i + k), lim));
         if (!_mm256_testz_si256(bad, bad)) return true;
     }
     for (; i < len; i++)
@@ -840,6 +846,5 @@ const ntt_backend_ops AVX_(ops) = {
     .inverse = ntt_cpu_inverse,
     .pointwise = ntt_cpu_pointwise,
     .polymul = ntt_cpu_polymul,
-    .polymul_checks_inputs = true,
-    .polymul_checks_io64 = true,
+    .polymul_checks_single = true,
 };

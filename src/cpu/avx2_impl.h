@@ -426,15 +426,12 @@ static void dinv_root(uint64_t *a, void *outv, size_t n, size_t lc, size_t j0, s
 }
 
 /* Loads 4 sources (positions j .. j+3 below len, else 0; see prefetch_src)
-   as doubles; bad
-   collects the lanes >= p (unsigned, through the signed compare with both
-   sides biased by 2^63). */
+   as doubles; bad collects the lanes >= p (lim: geq64_lim). */
 NTT_INLINE D dload_src(const uint64_t *s, size_t j, size_t len, V lim, V *bad)
 {
     prefetch_src(s, true, j);
     const V x = _mm256_maskload_epi64((const long long *)(s + j), dmask(j, len));
-    const V bias = _mm256_set1_epi64x((long long)0x8000000000000000ull);
-    *bad = _mm256_or_si256(*bad, _mm256_cmpgt_epi64(_mm256_xor_si256(x, bias), lim));
+    *bad = _mm256_or_si256(*bad, geq64(x, lim));
     return from_u64(x);
 }
 
@@ -448,7 +445,7 @@ static bool dload_top(uint64_t *dst, const void *src, bool src64, size_t len, si
     if (len > n / 2) return ntt_cpu_load_top_u64(dst, src, src64, len, n, j0, j1, M);
     const uint64_t *s = src;
     const size_t h = n / 2;
-    const V lim = _mm256_set1_epi64x((long long)((M->c.p - 1) ^ 0x8000000000000000ull));
+    const V lim = geq64_lim(M->c.p);
     V bad = _mm256_setzero_si256();
     if (ntt_log2(n) & 1) {
         for (size_t j = j0; j < j1; j += 4) {

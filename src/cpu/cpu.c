@@ -186,13 +186,11 @@ ntt_status ntt_cpu_pointwise(ntt_plan *plan, void *c, const void *a, const void 
     return NTT_OK;
 }
 
-/* A single product checks its operands as it loads them (load_top), a
-   batch all of them before it writes its first item (io64 calls are single
-   products). */
+/* A single product checks its operands as it loads them (load_top;
+   polymul_checks_single); batches come checked. */
 ntt_status ntt_cpu_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
                            const void *b, size_t lb, size_t count, size_t stride, bool io64)
 {
-    if (count > 1 && ntt_operands_out_of_range(plan, a, la, b, lb, count, stride)) return NTT_ERANGE;
     const size_t esz = io64 || plan->width == NTT_U64 ? 8 : 4;
     FOR_ITEMS(plan, count) {
         size_t mi = it % plan->nmod, o = it * stride * esz;

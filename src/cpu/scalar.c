@@ -64,6 +64,5 @@ const ntt_backend_ops ntt_scalar_ops = {
     .inverse = ntt_cpu_inverse,
     .pointwise = ntt_cpu_pointwise,
     .polymul = ntt_cpu_polymul,
-    .polymul_checks_inputs = true,
-    .polymul_checks_io64 = true,
+    .polymul_checks_single = true,
 };

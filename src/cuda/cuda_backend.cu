@@ -1095,7 +1095,7 @@ const ntt_backend_ops ntt_cuda_ops = {
     dev_last_error,
     nullptr,  // the input check of ntt_polymul_mod: the CPU's
     true,     // cuda_polymul checks its inputs beside the device's work
-    false,    // but not ntt_polymul_mod's (io64), which come checked
+    false,    // (everything, so not only single products)
 };
 
 ntt_status ntt_cuda_get_info_impl(ntt_cuda_info *info)
