@@ -22,17 +22,19 @@ typedef struct {
 } SFX(front);
 
 /* The frontier sweeps below the root kernel's levels, f[0 .. return), and
-   the subtrees' frontier f[return]: as few as give every thread the same
-   number of (equal) subtrees, or at least four each when the count cannot
-   divide evenly; each as many steps as the serial drivers take on a block
-   of its length, so no level streams the array twice. */
+   the subtrees' frontier f[return]: as few as give every thread at least
+   four subtrees, each sweep as many steps as the serial drivers take on a
+   block of its length, so no level streams the array twice.  One subtree
+   per thread (two at 2^21 on two threads) left a thread that fell behind,
+   on a shared host a vCPU taken away for a while, with work no other
+   thread could take. */
 static unsigned SFX(plan)(size_t n, int nt, const SFX(mod) *M, SFX(front) *f)
 {
     size_t len, nc = ntt_cpu_root_children(n, &len);
     const size_t minlen = M->K->block > 4096 ? M->K->block : 4096, t = (size_t)nt;
     unsigned d = 0;
     f[0] = (SFX(front)){nc, nc, len, 0};
-    while (d < OMP_MAX_SWEEPS && !(f[d].count >= t && (f[d].count % t == 0 || f[d].count >= 4 * t))) {
+    while (d < OMP_MAX_SWEEPS && f[d].count < 4 * t) {
         unsigned k = SFX(ntt_cpu_sweep_steps)(M, f[d].len);
         while (k > 0 && (f[d].len >> (2 * k)) < minlen) k--;
         if (k == 0) break;
