@@ -24,10 +24,10 @@ typedef struct {
 /* The frontier sweeps below the root kernel's levels, f[0 .. return), and
    the subtrees' frontier f[return]: as few as give every thread at least
    four subtrees, each sweep as many steps as the serial drivers take on a
-   block of its length, so no level streams the array twice.  One subtree
-   per thread (two at 2^21 on two threads) left a thread that fell behind,
-   on a shared host a vCPU taken away for a while, with work no other
-   thread could take. */
+   block of its length, so no level streams the array twice.  One or two
+   subtrees per thread (two threads, by the parity of log2 n) left a thread
+   that fell behind, on a shared host a vCPU taken away for a while, with
+   work no other thread could take. */
 static unsigned SFX(plan)(size_t n, int nt, const SFX(mod) *M, SFX(front) *f)
 {
     size_t len, nc = ntt_cpu_root_children(n, &len);

@@ -399,7 +399,7 @@ __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
     // Operand z's PassIO is made by value from selected fields: selecting
     // between two whole structs put both in local memory, and every access
     // through their pointers, the tiles' included, became a generic load
-    // (the 2^18 product on an H100: 22.7 -> 20.1 us, stream warm).  A single
+    // (the 2^18 product on an H100: 17.5 -> 16.2 us, graph warm).  A single
     // thread (the CPU stand-in) takes both operands in turn.
     const bool one = nt == 1;
     const int half = one ? 1 : nt >> 1;
