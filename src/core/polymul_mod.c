@@ -312,12 +312,13 @@ ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la, const u
     const bool school = la < lb ? la <= 8 : lb <= 8;
     size_t n = 2;
     while (n < lc) n <<= 1;
+    /* Only where it will be used: the prime test is the costly part. */
     const bool is_direct =
-        !school && p < ((uint64_t)1 << 62) && (p - 1) % n == 0 && ntt_prime_u64(p);
+        usable && !school && p < ((uint64_t)1 << 62) && (p - 1) % n == 0 && ntt_prime_u64(p);
     /* A direct product on a backend that checks what it loads reads the
        inputs once; every other path checks them first, before the status
        of an unusable backend, as always. */
-    const bool checked_there = usable && is_direct && ops->polymul_checks_single;
+    const bool checked_there = is_direct && ops->polymul_checks_single;
     if (!checked_there && inputs_geq(ops, a, la, b, lb, p, o.threads)) return NTT_ERANGE;
     /* Decided here, not by the plan, so that the answer does not depend on
        whether the inputs are short enough for schoolbook. */

@@ -532,7 +532,6 @@ static void reduce4(uint32_t *a, size_t len, const mod_u32 *M)
 
 /* ---- loading a zero-padded input ------------------------------------------------ */
 
-/* src[j .. j+8) as u32 lanes, zero at and past len. */
 /* The range check of what load_src reads: the largest low word, and the
    OR of the 64-bit sources (whose high words must be zero). */
 typedef struct {
@@ -568,6 +567,7 @@ NTT_INLINE V geq64(V x, V lim)
     return _mm256_cmpgt_epi64(_mm256_xor_si256(x, _mm256_set1_epi64x(INT64_MIN)), lim);
 }
 
+/* src[j .. j+8) as u32 lanes, zero at and past len, folded into the check k. */
 NTT_INLINE V load_src(const void *src, bool src64, size_t j, size_t len, vchk *k)
 {
     prefetch_src(src, src64, j);

@@ -157,6 +157,7 @@ void SFX(ntt_cpu_pointwise_item)(const ntt_plan *plan, T *c, const T *a, const T
                                  const SFX(mod) *M);
 /* c[0..lc) = a * b mod (x^n -+ 1); io64: the arrays are uint64_t; ws holds
    2n elements.  NTT_ERANGE, c untouched, when an input is >= p. */
-ntt_status SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
-                               const void *b, size_t lb, bool io64, const SFX(mod) *M, T *ws);
+ntt_status SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, const void *a,
+                                     size_t la, const void *b, size_t lb, bool io64,
+                                     const SFX(mod) *M, T *ws);
 void SFX(ntt_cpu_bitrev_permute)(T *a, size_t n);

@@ -1,6 +1,6 @@
 /*
- * The OpenMP backend: the best serial kernels of this CPU (AVX-512, else AVX2
- * when it has it, else scalar) on several threads.  A batch whose items are enough to
+ * The OpenMP backend: the best serial kernels of this CPU (AVX-512, else
+ * AVX2, else scalar) on several threads.  A batch whose items are enough to
  * share evenly runs one item per thread; otherwise each item runs on all
  * threads (openmp_impl.h), so a large transform, each prime of the CRT path
  * and each RNS limb of a large plan get every thread.  Thread count: the
