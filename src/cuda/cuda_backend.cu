@@ -205,6 +205,7 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
     M.a.p = (T)p;
     M.a.p2 = (T)(2 * p);
     M.a.pinv = H.pinv_pos;
+    M.a.np = (T)(0 - p);
     M.a.mu = cm->mu;
     M.a.k = cm->k;
     M.one_m = (T)cm->r_mod;

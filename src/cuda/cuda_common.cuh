@@ -40,6 +40,7 @@ template <class T> struct alignas(2 * sizeof(T)) Tw {
 template <class T> struct Ar {
     T p, p2;
     T pinv;       // p^-1 mod 2^k (signed Montgomery: t = hi(ab) - hi(lo(ab) pinv p))
+    T np;         // -p mod 2^k (u64 Shoup, mulw)
     uint64_t mu;  // Barrett: u32 floor(2^64 / p); u64 floor(2^(2k) / p)
     unsigned k;   // bit length of p
 };
@@ -117,6 +118,14 @@ __device__ __forceinline__ uint64_t mulhi(uint64_t a, uint64_t b) { return __umu
 
 // x in [0, 2m) -> [0, m): when x < m, x - m wraps above x and min keeps x.
 template <class T> __device__ __forceinline__ T csub(T x, T m) { return min(x, x - m); }
+// 64 bits, m < 2^63: x - m lies in [-m, m), so its sign says x < m.  A
+// signed test of the high word and two selects, where the unsigned min
+// takes a 64-bit compare (two instructions) and two selects.
+__device__ __forceinline__ uint64_t csub(uint64_t x, uint64_t m)
+{
+    const uint64_t t = x - m;
+    return (int64_t)t < 0 ? x : t;
+}
 
 // ---- multiplication by a fixed twiddle ---------------------------------------
 // y in [0, 4p) (any y < 2^k for Shoup and Montgomery); result y w mod p in
@@ -126,6 +135,9 @@ __device__ __forceinline__ T mulw(T y, Tw<T> W, const Ar<T> &M)
 {
     if (K == K_SHOUP) {
         T q = mulhi(y, W.x);
+        // u64: y w + q (-p) is one multiply-add chain, without the two
+        // instructions that negate q p.
+        if (sizeof(T) == 8) return y * W.w + q * M.np;
         return y * W.w - q * M.p;
     } else if (K == K_MONT) {
         // REDC of y (wR): hi(y wR) - hi(m p) with m = lo(y wR) p^-1, exact in
