@@ -37,9 +37,11 @@ struct CudaPlan {
     void *dA, *dB;        // scratch, batch * n elements each
     void *hA, *hB, *hC;   // pinned staging, same size
     size_t elem;
-    Geom passes[kMaxPasses];  // forward order
-    Geom fused;               // the last pass, as the product's fused kernel takes it
+    Geom passes[kMaxPasses];  // a transform's, forward order
     int npasses;
+    Geom mpasses[kMaxPasses];  // a product's (plan_passes), its last as the fused kernel's
+    int nmpasses;
+    Geom fused;                // mpasses' last, as the fused kernel takes it
     size_t max_smem;
     int last_error;
 };
@@ -255,7 +257,8 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
         }
         TRY(upload(plan, cp, fw, &M.ftw));
         TRY(upload(plan, cp, iw, &M.itw));
-        if (cp->fused.ct) TRY(build_compact(plan, cp, H, fw, iw, &M));
+        if (cp->passes[cp->npasses - 1].ct || cp->fused.ct)
+            TRY(build_compact(plan, cp, H, fw, iw, &M));
     } else if (plan->variant != NTT_VARIANT_BASELINE) {
         // Stage m of the DIT transform uses w_m^j, j < m/2, at m/2 - 1 + j.
         HostBuf<T> fw(n), fwx(n), iw(n), iwx(n);
@@ -288,7 +291,21 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 // elements), so that every size up to 2^24 takes two passes through memory;
 // larger sizes add passes of at most 11 levels on top.  u32 passes over
 // 2^13 columns or more go back to 64-byte groups (128 KiB tiles).
-int plan_passes(int D, size_t elem, int rmax, Geom *g)
+//
+// u32 2^23 and 2^24 transforms take a 14-level bottom pass, which leaves
+// the top pass 9 or 10 levels: few enough for 128-byte column groups in a
+// tile of at most 128 KiB.  On an H100 (graph warm, two runs alternated)
+// the forward 2^23 went from 140 to 87 us (its top pass had 32-byte
+// groups) and 2^24 from 187 to 174 us; 2^20 to 2^22 lost or stayed level
+// (bench/results/gpu-h100-2026-11-22c-geo*).  Products keep the fused
+// bottom at 13 levels or fewer (a 14-level fused kernel, two 66 KiB tiles
+// and one block per SM, took the 2^24 product from 509 to 737 us); at 2^22
+// a 13-level one under a 9-level top pass with 128-byte groups took the
+// product from 142 to 136 us, where at 2^23 (10 + 13) it went from 253 to
+// 256 us and is not taken.  NTT_CUDA_BOTTOM=b (u32 transforms, b <= kMaxP)
+// forces the bottom levels, so that the sanitizers reach the 14-level
+// kernels at small sizes.
+int plan_passes(int D, size_t elem, int rmax, bool product, Geom *g)
 {
     int k = 0;
     // u64: 2^10-element bottom tiles, twice the blocks (58 against 69 us at
@@ -304,7 +321,11 @@ int plan_passes(int D, size_t elem, int rmax, Geom *g)
         logC = elem == 4 ? 3 : 2;
         maxP = 11;
         bottom = D - 11 < 13 ? (D - 11 > 11 ? D - 11 : 11) : 13;
+        if (elem == 4 && (product ? D == 22 : D == 23 || D == 24)) bottom = product ? 13 : 14;
     }
+    const char *eb = elem == 4 && !product ? getenv("NTT_CUDA_BOTTOM") : nullptr;
+    if (eb && *eb && atoi(eb) >= 1 && atoi(eb) <= kMaxP)
+        bottom = atoi(eb) < D ? atoi(eb) : D;
     const int top = D - bottom;
     const int npass = (top + maxP - 1) / maxP;
     int d = 0;
@@ -313,8 +334,9 @@ int plan_passes(int D, size_t elem, int rmax, Geom *g)
         const int lo = D - d - P;
         // u32 passes over 2^13 columns and more: 64-byte groups again
         // (128 KiB tiles, still 512 blocks): 2^24 forward 193 -> 176 us on
-        // an H200; u64 lost with them (494 -> 550 us).
-        const int lc = elem == 4 && lo >= 13 ? 4 : logC;
+        // an H200; u64 lost with them (494 -> 550 us).  128-byte groups where
+        // 2^P of them fit 128 KiB, up to 2^24 (larger sizes not measured).
+        const int lc = elem == 4 && lo >= 13 ? (P <= 10 && D <= 24 ? 5 : 4) : logC;
         g[k++] = Geom{d, P, lo, lc < lo ? lc : lo, rmax, 0};
         d += P;
     }
@@ -382,9 +404,12 @@ enum Family { FWD_PASS, INV_PASS, FUSED };
 
 template <class T, int K, int P, bool CT, int OCC> PassKernel<T> family_kernel(Family f)
 {
-    return f == FWD_PASS ? k_pass<T, K, false, P, CT, OCC>
-         : f == INV_PASS ? k_pass<T, K, true, P, CT, OCC>
-                         : k_polymul_bottom<T, K, P, CT>;
+    if (f == FWD_PASS) return k_pass<T, K, false, P, CT, OCC>;
+    if (f == INV_PASS) return k_pass<T, K, true, P, CT, OCC>;
+    if constexpr (P <= 13)
+        return k_polymul_bottom<T, K, P, CT>;
+    else
+        return nullptr;  // products keep 13 levels or fewer (plan_passes)
 }
 
 template <class T, int K, int P, int OCC> PassKernel<T> ct_kernel(Family f, bool ct)
@@ -395,14 +420,19 @@ template <class T, int K, int P, int OCC> PassKernel<T> ct_kernel(Family f, bool
 }
 
 // Compact-twiddle kernels exist only where plans use them (init_mods), WIDE
-// and BIG ones where wide_levels says (the fused kernel has its own bounds).
+// and BIG ones where has_occ says, 14-level ones for u32 transforms
+// (plan_passes; the fused kernel has its own bounds).
 template <class T, int K, int P> PassKernel<T> pass_kernel(Family f, bool ct, int occ)
 {
-    if constexpr (wide_levels(sizeof(T), P)) {
-        if (occ == OCC_WIDE && f != FUSED) return ct_kernel<T, K, P, OCC_WIDE>(f, ct);
-        if (occ == OCC_BIG && f != FUSED) return ct_kernel<T, K, P, OCC_BIG>(f, ct);
+    if constexpr (P > 13 && sizeof(T) != 4) {
+        return nullptr;
+    } else {
+        if constexpr (has_occ(sizeof(T), P, OCC_WIDE))
+            if (occ == OCC_WIDE && f != FUSED) return ct_kernel<T, K, P, OCC_WIDE>(f, ct);
+        if constexpr (has_occ(sizeof(T), P, OCC_BIG))
+            if (occ == OCC_BIG && f != FUSED) return ct_kernel<T, K, P, OCC_BIG>(f, ct);
+        return ct_kernel<T, K, P, OCC_FREE>(f, ct);
     }
-    return ct_kernel<T, K, P, OCC_FREE>(f, ct);
 }
 
 template <class T, int K, int... I>
@@ -509,7 +539,7 @@ ntt_status fast_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, 
                         const Arrival *arr)
 {
     CudaPlan *cp = cp_of(plan);
-    const size_t n = plan->n, np = (size_t)cp->npasses;
+    const size_t n = plan->n, np = (size_t)cp->nmpasses;
     const cudaEvent_t b_ready = arr ? arr->b_ready : nullptr;
     if (np == 1) {
         if (b_ready) CK(plan, cudaStreamWaitEvent(st, b_ready, 0));
@@ -541,20 +571,20 @@ ntt_status fast_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, 
             PassArgs<T> y = x;
             y.in[1] = nullptr;
             y.out[1] = nullptr;
-            TRY((launch_pass<T, K, false>(plan, cp->passes[0], y, ni, 1, st)));
+            TRY((launch_pass<T, K, false>(plan, cp->mpasses[0], y, ni, 1, st)));
             CK(plan, cudaStreamWaitEvent(st, b_ready, 0));
             y.in[0] = x.in[1];
             y.out[0] = B;
             y.in_len[0] = lb;
-            TRY((launch_pass<T, K, false>(plan, cp->passes[0], y, ni, 1, st)));
+            TRY((launch_pass<T, K, false>(plan, cp->mpasses[0], y, ni, 1, st)));
         } else {
-            TRY((launch_pass<T, K, false>(plan, cp->passes[0], x, ni, 2, st)));
+            TRY((launch_pass<T, K, false>(plan, cp->mpasses[0], x, ni, 2, st)));
         }
         x.in[0] = A;
         x.in[1] = B;
         x.in_stride = n;
         x.in_len[0] = x.in_len[1] = n;
-        for (size_t q = 1; q + 1 < np; q++) TRY((launch_pass<T, K, false>(plan, cp->passes[q], x, ni, 2, st)));
+        for (size_t q = 1; q + 1 < np; q++) TRY((launch_pass<T, K, false>(plan, cp->mpasses[q], x, ni, 2, st)));
         TRY((launch_bottom<T, K>(plan, cp->fused, x, ni, st)));
         x.in[1] = nullptr;
         x.out[1] = nullptr;
@@ -567,7 +597,7 @@ ntt_status fast_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, 
                 x.out_len = lc;
                 x.flags = F_REDUCE | F_SCALE_MUL;
             }
-            TRY((launch_pass<T, K, true>(plan, cp->passes[q], x, ni, 1, st)));
+            TRY((launch_pass<T, K, true>(plan, cp->mpasses[q], x, ni, 1, st)));
         }
     }
     return NTT_OK;
@@ -730,8 +760,8 @@ template <class T, int K> struct Impl {
     static ntt_status prepare(ntt_plan *p, int smem_max)
     {
         if (p->variant != NTT_VARIANT_FAST) return NTT_OK;
-        // Only the kernels this plan launches: its passes both ways, and the
-        // fused kernel of its last one.
+        // Only the kernels this plan launches: the passes of its transforms
+        // and its products both ways, and the fused kernel.
         auto allow = [&](Family f, const Geom &g) -> ntt_status {
             CK(p, cudaFuncSetAttribute(fast_kernel<T, K>(f, g),
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
@@ -741,6 +771,10 @@ template <class T, int K> struct Impl {
         for (int i = 0; i < cp->npasses; i++) {
             TRY(allow(FWD_PASS, cp->passes[i]));
             TRY(allow(INV_PASS, cp->passes[i]));
+        }
+        for (int i = 0; i + 1 < cp->nmpasses; i++) {
+            TRY(allow(FWD_PASS, cp->mpasses[i]));
+            TRY(allow(INV_PASS, cp->mpasses[i]));
         }
         TRY(allow(FUSED, cp->fused));
         return NTT_OK;
@@ -794,29 +828,34 @@ void cuda_plan_free(ntt_plan *plan)
 
 template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
 {
-    cp->npasses = plan_passes((int)plan->logn, sizeof(T), pass_rmax<T>(), cp->passes);
+    const int D = (int)plan->logn;
+    cp->npasses = plan_passes(D, sizeof(T), pass_rmax<T>(), false, cp->passes);
+    cp->nmpasses = plan_passes(D, sizeof(T), pass_rmax<T>(), true, cp->mpasses);
     // Compact twiddles (group_butterflies) from 2^22 on, u32 only: on an
     // H100, u32 forward 2^22 / 2^23 / 2^24 took 55.9 / 158.5 / 196 us with
     // the tree's tables and 54.4 / 148 / 192 us with them, 2^20 and 2^21
     // (tables in L2) 17.5 -> 19.0 and 29.5 -> 32.9 us; u64 2^24, whose passes
     // are bound by arithmetic, 521 -> 547 us (gpu-h100-2026-11-21l-ct.txt).
     // NTT_CUDA_COMPACT_LOG=k moves the threshold, for tests and A/B runs.
-    Geom &last = cp->passes[cp->npasses - 1];
     const char *cl = getenv("NTT_CUDA_COMPACT_LOG");
     const int compact_log = cl && *cl ? atoi(cl) : 22;
-    last.ct = plan->variant == NTT_VARIANT_FAST && plan->modmul == NTT_MODMUL_SHOUP &&
-              sizeof(T) == 4 && cp->npasses > 1 && last.P >= kMinCompactP &&
-              (int)plan->logn >= compact_log;
-    cp->fused = last;
+    for (int m = 0; m < 2; m++) {
+        Geom *g = m ? cp->mpasses : cp->passes;
+        const int np = m ? cp->nmpasses : cp->npasses;
+        g[np - 1].ct = plan->variant == NTT_VARIANT_FAST && plan->modmul == NTT_MODMUL_SHOUP &&
+                       sizeof(T) == 4 && np > 1 && g[np - 1].P >= kMinCompactP && D >= compact_log;
+    }
+    cp->fused = cp->mpasses[cp->nmpasses - 1];
     cp->fused.rmax = 3;  // k_polymul_bottom's rounds
     HostBuf<Mod<T>> mods(plan->nmod);
     if (!mods.p) return NTT_ENOMEM;
     for (size_t i = 0; i < plan->nmod; i++) TRY(build_mod<T>(plan, cp, &plan->mod[i], &mods[i]));
     CK(plan, cudaMalloc(&cp->dmods, mods.n * sizeof(Mod<T>)));
     CK(plan, cudaMemcpy(cp->dmods, mods.p, mods.n * sizeof(Mod<T>), cudaMemcpyHostToDevice));
-    for (int i = 0; i < cp->npasses; i++) {
-        size_t s = pass_smem<T>(cp->passes[i], i == cp->npasses - 1);
-        if (s > cp->max_smem) cp->max_smem = s;
+    cp->max_smem = pass_smem<T>(cp->fused, true);
+    for (int i = 0; i < cp->npasses + cp->nmpasses - 1; i++) {
+        const Geom &g = i < cp->npasses ? cp->passes[i] : cp->mpasses[i - cp->npasses];
+        if (pass_smem<T>(g, false) > cp->max_smem) cp->max_smem = pass_smem<T>(g, false);
     }
     return NTT_OK;
 }

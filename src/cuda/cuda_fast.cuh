@@ -50,7 +50,7 @@ __host__ __device__ constexpr int round_start(int P, int rmax, int idx)
 // global offsets of a bottom pass are constants of the instruction, where
 // a run-time P cost about five integer instructions per element access
 // (SASS of 642032a: some 40% of a radix-16 round).
-constexpr int kMaxP = 13;
+constexpr int kMaxP = 14;
 // Compact twiddles are made for the u32 passes of this many levels and
 // more: the bottom passes of the sizes whose tables outgrow L2.
 constexpr int kMinCompactP = 10;
@@ -298,10 +298,10 @@ template <class T> __host__ __device__ constexpr int pass_rmax() { return sizeof
 // occupancy than the saved round trips through shared memory bring back.
 // Occupancy shapes of the pass kernels: the default, WIDE (pass_min_blocks)
 // and BIG.  BIG: 1024-thread blocks, held to 64 registers as one block per
-// SM, for the top pass of 2^24, whose 128 KiB tiles allow one block per SM
-// whatever its registers: twice the warps to cover the latency of the
-// loads; on an H100, 2^24 forward 192.0 -> 187.8 us graph warm, three runs
-// alternated (gpu-h100-2026-11-21u-big-ab.txt).
+// SM, for the top passes of 2^23 and 2^24, whose 128 KiB tiles allow one
+// block per SM whatever its registers: twice the warps to cover the
+// latency of the loads; on an H100, 2^24 forward 192.0 -> 187.8 us graph
+// warm, three runs alternated (gpu-h100-2026-11-21u-big-ab.txt).
 enum { OCC_FREE = 0, OCC_WIDE = 1, OCC_BIG = 2 };
 
 __host__ __device__ constexpr int pass_max_threads(size_t elem, int occ)
@@ -318,6 +318,9 @@ __host__ __device__ constexpr int pass_max_threads(size_t elem, int occ)
 // twiddles the 12-level pass spills 248 bytes in 40 registers and takes
 // two blocks (2^23 on an H100: 162 us with three, 148 with two), where
 // the 13-level one keeps three (192 against 196 us; gpu-h100-2026-11-21l-ct.txt).
+// The 14-level pass (2^23 and 2^24) spills 196 bytes in 40 registers and
+// takes two blocks of 64: 2^24 forward 190 against 174 us, 2^23 97 against
+// 87 us on an H100 (gpu-h100-2026-11-22c-geo*).
 // u64 passes are held to three blocks of 256 threads, 80 registers (96
 // when free; at 80 only five Montgomery kernels spill, 8-12 bytes): on an
 // H100 the Shoup 2^24 forward went 521 -> 484 us, 2^16 x 40 51.4 -> 50.6
@@ -333,18 +336,24 @@ __host__ __device__ constexpr int pass_max_threads(size_t elem, int occ)
 // (an H200, gpu-h200-2026-11-21u-ab2.txt).
 template <class T, int P, bool CT, int OCC> __host__ __device__ constexpr int pass_min_blocks()
 {
-    return sizeof(T) == 4 ? (P >= 12 ? (CT && P == 12 ? 2 : 3) : OCC == OCC_WIDE ? 2 : 1) : 3;
+    return sizeof(T) == 4 ? (P >= 12 ? ((CT && P == 12) || P == 14 ? 2 : 3) : OCC == OCC_WIDE ? 2 : 1) : 3;
 }
 
-// WIDE and BIG kernels exist for these passes (pass_kernel), which take
-// them in transforms of 2^kWideLog and more (pass_occ).
-__host__ __device__ constexpr bool wide_levels(size_t elem, int P) { return elem == 4 && P == 11; }
+// Which shapes have kernels of their own (pass_kernel) for column height P:
+// WIDE for the u32 11-level passes, BIG for the u32 top passes of 10 and 11
+// levels whose 128 KiB tiles allow one block per SM, in transforms of
+// 2^kWideLog and more (pass_occ).
+__host__ __device__ constexpr bool has_occ(size_t elem, int P, int occ)
+{
+    return occ == OCC_FREE || (elem == 4 && (P == 11 || (P == 10 && occ == OCC_BIG)));
+}
 constexpr int kWideLog = 20;
 
 inline int pass_occ(size_t elem, const Geom &g)
 {
-    if (!wide_levels(elem, g.P) || g.d0 + g.P + g.lo < kWideLog) return OCC_FREE;
-    return g.logC >= 4 && g.lo >= 13 ? OCC_BIG : OCC_WIDE;
+    if (g.d0 + g.P + g.lo < kWideLog) return OCC_FREE;
+    if (tile_bytes<uint32_t>(g) > (96u << 10) && has_occ(elem, g.P, OCC_BIG)) return OCC_BIG;
+    return has_occ(elem, g.P, OCC_WIDE) ? OCC_WIDE : OCC_FREE;
 }
 
 // One pass of a transform, forward (CT) or inverse (GS), with columns of

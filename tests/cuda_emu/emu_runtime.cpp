@@ -10,13 +10,16 @@ unsigned char *emu_smem;
 
 static const size_t kDeviceMemory = (size_t)64 << 30;
 static const int kSmemDefault = 48 * 1024, kSmemOptin = 227 * 1024;
+// Kernels whose limit was raised: every pass kernel a test's plans can pick
+// (sizes, kinds, shapes, forced geometries) fits.
+static const int kMaxAttr = 1024;
 
 // Per-kernel dynamic shared-memory limits, and the error the next
 // cudaGetLastError returns.
 static struct {
     const void *f;
     int limit;
-} g_attr[256];
+} g_attr[kMaxAttr];
 static int g_nattr;
 static cudaError_t g_pending = cudaSuccess;
 
@@ -196,7 +199,7 @@ cudaError_t emu_func_set_attribute(const void *f, int, int v)
             g_attr[i].limit = v;
             return cudaSuccess;
         }
-    if (g_nattr == 256) return cudaErrorInvalidValue;
+    if (g_nattr == kMaxAttr) return cudaErrorInvalidValue;
     g_attr[g_nattr].f = f;
     g_attr[g_nattr++].limit = v;
     return cudaSuccess;
