@@ -132,23 +132,41 @@ __device__ __forceinline__ void level_tw(Tw<T> (&w)[NMAX], int nt, unsigned d, u
 // one more product per butterfly with t > 0 buys the deep levels' twiddle
 // traffic, which at 2^24 is as large as the data's.
 template <int K, class T, bool INV, int r, bool CT>
+__device__ __forceinline__ void group_level_tw(Tw<T> (&w)[1 << (r - 1)], int q, unsigned d,
+                                               uint32_t hi, int s0, int gh, const Mod<T> &Mg,
+                                               const Tw<T> *tab)
+{
+    const int l = INV ? r - 1 - q : q;
+    const uint32_t k0 = (hi << (s0 + l)) + ((uint32_t)gh << l);
+    if (CT && l > 0)
+        w[0] = (INV ? Mg.itl[l] : Mg.ftl[l])[(1u << d) + (k0 >> l)];
+    else
+        level_tw<K, T, INV, 1 << (r - 1)>(w, 1 << l, d + l, k0, Mg, tab);
+}
+
+template <int K, class T, bool INV, int r, bool CT>
 __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, uint32_t hi, int s0,
                                                   int gh, const Mod<T> &Mg, const Ar<T> &M,
                                                   const Tw<T> *tab, bool scale_root, Tw<T> sc,
                                                   Tw<T> sc1)
 {
     constexpr int R = 1 << r;
+    // Up to radix 8 every level's twiddles are loaded before the first
+    // butterfly, so that their latencies overlap; radix 16 would hold 15
+    // twiddles at once, more registers than its kernels have.
+    constexpr bool HOIST = r <= 3;
+    Tw<T> wl[HOIST ? r : 1][1 << (r - 1)];
+    if constexpr (HOIST) {
+#pragma unroll
+        for (int q = 0; q < r; q++) group_level_tw<K, T, INV, r, CT>(wl[q], q, d, hi, s0, gh, Mg, tab);
+    }
 #pragma unroll
     for (int q = 0; q < r; q++) {
         const int l = INV ? r - 1 - q : q;
         const int dist = R >> (l + 1);
-        const uint32_t k0 = (hi << (s0 + l)) + ((uint32_t)gh << l);
         const bool ct = CT && l > 0;
-        Tw<T> w[1 << (r - 1)];
-        if (ct)
-            w[0] = (INV ? Mg.itl[l] : Mg.ftl[l])[(1u << d) + (k0 >> l)];
-        else
-            level_tw<K, T, INV, 1 << (r - 1)>(w, 1 << l, d + l, k0, Mg, tab);
+        Tw<T>(&w)[1 << (r - 1)] = wl[HOIST ? q : 0];
+        if constexpr (!HOIST) group_level_tw<K, T, INV, r, CT>(w, q, d, hi, s0, gh, Mg, tab);
 #pragma unroll
         for (int e = 0; e < R; e++) {
             if (e & dist) continue;
