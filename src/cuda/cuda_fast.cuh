@@ -120,17 +120,8 @@ __device__ __forceinline__ void level_tw(Tw<T> (&w)[NMAX], int nt, unsigned d, u
     }
 }
 
-// The butterflies of one group in registers: levels l = 0 .. r-1 of the
-// round (level l has 2^l distinct twiddles).
-//
-// Compact twiddles (CT): the twiddles of level l > 0 of a group are the
-// nodes (d+l, k0 + t), t < 2^l, k0 a multiple of 2^l, and node exponents
-// (tables.c) give w(d+l, k0 + t) = w(d+l, k0) rho_l(t), rho_l(t) a root
-// of unity of order 2^(l+1) that depends on neither d nor k0.  So a group
-// loads one entry per level, w(d+l, k0) = Mg.ftl[l][2^d + k0/2^l] (a table
-// 2^l times shorter than the tree's), and multiplies by rho_l(t) first:
-// one more product per butterfly with t > 0 buys the deep levels' twiddle
-// traffic, which at 2^24 is as large as the data's.
+// The twiddles of level q of a group's round (group_butterflies): 2^l of
+// them, or with compact twiddles one entry for l > 0.
 template <int K, class T, bool INV, int r, bool CT>
 __device__ __forceinline__ void group_level_tw(Tw<T> (&w)[1 << (r - 1)], int q, unsigned d,
                                                uint32_t hi, int s0, int gh, const Mod<T> &Mg,
@@ -144,6 +135,17 @@ __device__ __forceinline__ void group_level_tw(Tw<T> (&w)[1 << (r - 1)], int q, 
         level_tw<K, T, INV, 1 << (r - 1)>(w, 1 << l, d + l, k0, Mg, tab);
 }
 
+// The butterflies of one group in registers: levels l = 0 .. r-1 of the
+// round (level l has 2^l distinct twiddles).
+//
+// Compact twiddles (CT): the twiddles of level l > 0 of a group are the
+// nodes (d+l, k0 + t), t < 2^l, k0 a multiple of 2^l, and node exponents
+// (tables.c) give w(d+l, k0 + t) = w(d+l, k0) rho_l(t), rho_l(t) a root
+// of unity of order 2^(l+1) that depends on neither d nor k0.  So a group
+// loads one entry per level, w(d+l, k0) = Mg.ftl[l][2^d + k0/2^l] (a table
+// 2^l times shorter than the tree's), and multiplies by rho_l(t) first:
+// one more product per butterfly with t > 0 buys the deep levels' twiddle
+// traffic, which at 2^24 is as large as the data's.
 template <int K, class T, bool INV, int r, bool CT>
 __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, uint32_t hi, int s0,
                                                   int gh, const Mod<T> &Mg, const Ar<T> &M,
@@ -158,7 +160,8 @@ __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, ui
     Tw<T> wl[HOIST ? r : 1][1 << (r - 1)];
     if constexpr (HOIST) {
 #pragma unroll
-        for (int q = 0; q < r; q++) group_level_tw<K, T, INV, r, CT>(wl[q], q, d, hi, s0, gh, Mg, tab);
+        for (int q = 0; q < r; q++)
+            group_level_tw<K, T, INV, r, CT>(wl[q], q, d, hi, s0, gh, Mg, tab);
     }
 #pragma unroll
     for (int q = 0; q < r; q++) {
@@ -354,7 +357,9 @@ __host__ __device__ constexpr int pass_max_threads(size_t elem, int occ)
 // (an H200, gpu-h200-2026-11-21u-ab2.txt).
 template <class T, int P, bool CT, int OCC> __host__ __device__ constexpr int pass_min_blocks()
 {
-    return sizeof(T) == 4 ? (P >= 12 ? ((CT && P == 12) || P == 14 ? 2 : 3) : OCC == OCC_WIDE ? 2 : 1) : 3;
+    if (sizeof(T) == 8) return 3;
+    if (P >= 12) return (CT && P == 12) || P == 14 ? 2 : 3;
+    return OCC == OCC_WIDE ? 2 : 1;
 }
 
 // Which shapes have kernels of their own (pass_kernel) for column height P:
@@ -370,7 +375,7 @@ constexpr int kWideLog = 20;
 inline int pass_occ(size_t elem, const Geom &g)
 {
     if (g.d0 + g.P + g.lo < kWideLog) return OCC_FREE;
-    if (tile_bytes<uint32_t>(g) > (96u << 10) && has_occ(elem, g.P, OCC_BIG)) return OCC_BIG;
+    if (tile_bytes<uint32_t>(g) > (96u << 10) && has_occ(elem, g.P, OCC_BIG)) return OCC_BIG;  // u32 only
     return has_occ(elem, g.P, OCC_WIDE) ? OCC_WIDE : OCC_FREE;
 }
 
