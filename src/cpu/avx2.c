@@ -561,7 +561,10 @@ NTT_INLINE void prefetch_src(const void *src, bool src64, size_t j)
 
 /* 64-bit unsigned x >= p, per lane: the signed compare with both sides
    biased by 2^63, against lim = geq64_lim(p). */
-NTT_INLINE V geq64_lim(uint64_t p) { return _mm256_set1_epi64x((long long)((p - 1) ^ 0x8000000000000000ull)); }
+NTT_INLINE V geq64_lim(uint64_t p)
+{
+    return _mm256_set1_epi64x((long long)((p - 1) ^ 0x8000000000000000ull));
+}
 NTT_INLINE V geq64(V x, V lim)
 {
     return _mm256_cmpgt_epi64(_mm256_xor_si256(x, _mm256_set1_epi64x(INT64_MIN)), lim);

@@ -406,10 +406,10 @@ template <class T, int K, int P, bool CT, int OCC> PassKernel<T> family_kernel(F
 {
     if (f == FWD_PASS) return k_pass<T, K, false, P, CT, OCC>;
     if (f == INV_PASS) return k_pass<T, K, true, P, CT, OCC>;
-    if constexpr (P <= 13)
+    if constexpr (P <= kMaxFusedP)
         return k_polymul_bottom<T, K, P, CT>;
     else
-        return nullptr;  // products keep 13 levels or fewer (plan_passes)
+        return nullptr;
 }
 
 template <class T, int K, int P, int OCC> PassKernel<T> ct_kernel(Family f, bool ct)
@@ -424,7 +424,7 @@ template <class T, int K, int P, int OCC> PassKernel<T> ct_kernel(Family f, bool
 // (plan_passes; the fused kernel has its own bounds).
 template <class T, int K, int P> PassKernel<T> pass_kernel(Family f, bool ct, int occ)
 {
-    if constexpr (P > 13 && sizeof(T) != 4) {
+    if constexpr (P > kMaxFusedP && sizeof(T) != 4) {
         return nullptr;
     } else {
         if constexpr (has_occ(sizeof(T), P, OCC_WIDE))
@@ -853,9 +853,10 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     CK(plan, cudaMalloc(&cp->dmods, mods.n * sizeof(Mod<T>)));
     CK(plan, cudaMemcpy(cp->dmods, mods.p, mods.n * sizeof(Mod<T>), cudaMemcpyHostToDevice));
     cp->max_smem = pass_smem<T>(cp->fused, true);
-    for (int i = 0; i < cp->npasses + cp->nmpasses - 1; i++) {
-        const Geom &g = i < cp->npasses ? cp->passes[i] : cp->mpasses[i - cp->npasses];
-        if (pass_smem<T>(g, false) > cp->max_smem) cp->max_smem = pass_smem<T>(g, false);
+    for (int m = 0; m < 2; m++) {  // the transform's passes, the product's above the fused one
+        const Geom *g = m ? cp->mpasses : cp->passes;
+        for (int i = 0; i < (m ? cp->nmpasses - 1 : cp->npasses); i++)
+            if (pass_smem<T>(g[i], false) > cp->max_smem) cp->max_smem = pass_smem<T>(g[i], false);
     }
     return NTT_OK;
 }

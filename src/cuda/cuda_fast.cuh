@@ -51,6 +51,9 @@ __host__ __device__ constexpr int round_start(int P, int rmax, int idx)
 // a run-time P cost about five integer instructions per element access
 // (SASS of 642032a: some 40% of a radix-16 round).
 constexpr int kMaxP = 14;
+// Columns of more levels than this exist only in u32 transforms
+// (plan_passes): products (the fused kernel's two tiles) and u64 stop here.
+constexpr int kMaxFusedP = 13;
 // Compact twiddles are made for the u32 passes of this many levels and
 // more: the bottom passes of the sizes whose tables outgrow L2.
 constexpr int kMinCompactP = 10;
