@@ -11,7 +11,6 @@ extern "C" {
 
 #include <pthread.h>
 
-#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -44,7 +43,6 @@ struct CudaPlan {
     int nmpasses;
     Geom fused;                // mpasses' last, as the fused kernel takes it
     size_t max_smem;
-    int nsm;  // the device's SMs
     int last_error;
 };
 
@@ -339,10 +337,10 @@ int plan_passes(int D, size_t elem, int rmax, bool product, Geom *g)
         // an H200; u64 lost with them (494 -> 550 us).  128-byte groups where
         // 2^P of them fit 128 KiB, up to 2^24 (larger sizes not measured).
         const int lc = elem == 4 && lo >= 13 ? (P <= 10 && D <= 24 ? 5 : 4) : logC;
-        g[k++] = Geom{d, P, lo, lc < lo ? lc : lo, rmax, 0, 0};
+        g[k++] = Geom{d, P, lo, lc < lo ? lc : lo, rmax, 0};
         d += P;
     }
-    g[k++] = Geom{d, bottom, 0, 0, rmax, 0, 0};
+    g[k++] = Geom{d, bottom, 0, 0, rmax, 0};
     return k;  /* at most 1 + ceil(17 / 11) for D <= 30 */
 }
 
@@ -450,52 +448,10 @@ template <class T, int K> PassKernel<T> fast_kernel(Family f, const Geom &g)
     return fast_kernel<T, K>(f, g, std::make_integer_sequence<int, kMaxP>());
 }
 
-// The pipelined kernels (has_pipe): every shape but compact twiddles for
-// the u32 passes that have them.
-template <class T, int K, bool INV, int P, bool CT>
-void (*ct_pipe())(PassArgs<T>, int, int, int)
-{
-    if constexpr (CT && !(sizeof(T) == 4 && K == K_SHOUP && P >= kMinCompactP))
-        return nullptr;
-    else
-        return k_pass_pipe<T, K, INV, P, CT>;
-}
-
-template <class T> using PipeKernel = void (*)(PassArgs<T>, int, int, int);
-
-template <class T, int K, bool INV, int... I>
-PipeKernel<T> pipe_kernel(const Geom &g, std::integer_sequence<int, I...>)
-{
-    PipeKernel<T> k = nullptr;
-    ((g.P == I + 1 && has_pipe(sizeof(T), K, I + 1)
-          ? (void)(k = g.ct ? ct_pipe<T, K, INV, I + 1, true>() : ct_pipe<T, K, INV, I + 1, false>())
-          : (void)0),
-     ...);
-    return k;
-}
-template <class T, int K, bool INV> PipeKernel<T> pipe_kernel(const Geom &g)
-{
-    return pipe_kernel<T, K, INV>(g, std::make_integer_sequence<int, kMaxP>());
-}
-
-template <class T> size_t pipe_smem(const Geom &g) { return 2 * pass_smem<T>(g, false); }
-
 template <class T, int K, bool INV>
 ntt_status launch_pass(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t items, int nz,
                        cudaStream_t st)
 {
-    const size_t n = plan->n;
-    const size_t gx = (size_t)1 << (g.d0 + g.lo - g.logC), tiles = gx * items * (size_t)nz;
-    if (g.pipe > 0 && tiles <= INT_MAX && a.in_len[0] >= n && (nz == 1 || a.in_len[1] >= n)) {
-        const int grid = (size_t)g.pipe < tiles ? g.pipe : (int)tiles;
-        const dim3 block(pass_threads(g, pipe_max_threads(sizeof(T))));
-        const PipeKernel<T> kern = pipe_kernel<T, K, INV>(g);
-        a.g = g;
-        CK(plan, NTT_LAUNCH_PDL(kern, dim3((unsigned)grid), block, pipe_smem<T>(g), st, a, (int)gx,
-                                (int)items, nz));
-        CK(plan, cudaGetLastError());
-        return NTT_OK;
-    }
     return launch_tiles<T>(plan, fast_kernel<T, K>(INV ? INV_PASS : FWD_PASS, g), g, a, items, nz,
                            false, st);
 }
@@ -811,7 +767,7 @@ template <class T, int K> struct Impl {
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
             return NTT_OK;
         };
-        CudaPlan *cp = cp_of(p);
+        const CudaPlan *cp = cp_of(p);
         for (int i = 0; i < cp->npasses; i++) {
             TRY(allow(FWD_PASS, cp->passes[i]));
             TRY(allow(INV_PASS, cp->passes[i]));
@@ -821,30 +777,6 @@ template <class T, int K> struct Impl {
             TRY(allow(INV_PASS, cp->mpasses[i]));
         }
         TRY(allow(FUSED, cp->fused));
-        for (int i = 0; i < cp->npasses; i++) TRY(plan_pipe(p, cp, &cp->passes[i], smem_max));
-        return NTT_OK;
-    }
-    // A transform's pass runs pipelined (k_pass_pipe) where a kernel exists
-    // and two tiles fit in shared memory, in transforms of 2^NTT_CUDA_PIPE
-    // and more; g->pipe is then the persistent grid, as many blocks as the
-    // device holds at once.
-    static ntt_status plan_pipe(ntt_plan *p, const CudaPlan *cp, Geom *g, int smem_max)
-    {
-        g->pipe = 0;
-        const char *e = getenv("NTT_CUDA_PIPE");
-        const int from = e && *e ? atoi(e) : 0;
-        if (from <= 0 || (int)p->logn < from || pipe_smem<T>(*g) > (size_t)smem_max) return NTT_OK;
-        const PipeKernel<T> k[2] = {pipe_kernel<T, K, false>(*g), pipe_kernel<T, K, true>(*g)};
-        const int threads = pass_threads(*g, pipe_max_threads(sizeof(T)));
-        int fit = 0;
-        for (PipeKernel<T> f : k) {
-            if (!f) return NTT_OK;
-            CK(p, cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
-            int nb = 0;
-            CK(p, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, f, threads, pipe_smem<T>(*g)));
-            fit = f == k[0] || nb < fit ? nb : fit;
-        }
-        g->pipe = fit * cp->nsm;
         return NTT_OK;
     }
 };
@@ -936,7 +868,6 @@ ntt_status cuda_plan_init_inner(ntt_plan *plan)
     cudaDeviceProp prop;
     CK(plan, cudaGetDeviceProperties(&prop, cp->device));
     cp->elem = plan->width == NTT_U32 ? 4 : 8;
-    cp->nsm = prop.multiProcessorCount;
     TRY(plan->width == NTT_U32 ? init_mods<uint32_t>(plan, cp) : init_mods<uint64_t>(plan, cp));
     if (cp->max_smem > prop.sharedMemPerBlockOptin) return NTT_EUNSUPPORTED;
     TRY(tab(plan).prepare(plan, (int)prop.sharedMemPerBlockOptin));

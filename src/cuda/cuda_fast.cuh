@@ -28,7 +28,6 @@ struct Geom {
     int d0, P, lo, logC;
     int rmax;  // most levels one round keeps in registers (3 or 4)
     int ct;    // compact twiddles (group_butterflies): u32, Shoup kind, P >= kMinCompactP
-    int pipe;  // > 0: run as k_pass_pipe with this many blocks (plan_pipe)
 };
 
 // A pass's P levels split into the fewest rounds of at most rmax levels,
@@ -408,128 +407,6 @@ __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blo
     grid_dep_wait();
     run_rounds<K, T, INV, P, pass_rmax<T>(), CT>(S, io, gc0, true, true, Mg, M, scale, sc, sc1,
                                              threadIdx.x, blockDim.x);
-}
-
-// ---- pipelined passes ------------------------------------------------------------
-// A pass kernel holds its tile from the first global load to the last
-// store, so an SM running one or two such blocks alternates between
-// waiting on memory and saturating its integer pipes (u32 2^24 on an H100:
-// both passes at about half the issue rate and half of DRAM's bandwidth,
-// a third of the stalls on loads; ncu-h100-2026-11-22c-stall-2p24-ef02d96.txt).
-// k_pass_pipe is persistent: each block walks the tiles gridDim.x apart,
-// with two tile buffers, copying the next tile in with cp.async while its
-// rounds work on the current one.
-
-// An asynchronous copy of one element from global to shared memory
-// (cp.async, sm_80 and later); the CPU stand-in copies at once.
-template <class T> __device__ __forceinline__ void cp_async(T *dst, const T *src)
-{
-#if defined(__CUDA_ARCH__)
-    const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(s), "l"(src), "n"(sizeof(T))
-                 : "memory");
-#else
-    *dst = *src;
-#endif
-}
-__device__ __forceinline__ void cp_async_commit()
-{
-#if defined(__CUDA_ARCH__)
-    asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
-}
-// Waits until at most N of this thread's latest copy groups are in flight.
-template <int N> __device__ __forceinline__ void cp_async_wait()
-{
-#if defined(__CUDA_ARCH__)
-    asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
-#endif
-}
-
-// Which column heights have pipelined kernels (the u32 and u64 Shoup
-// passes of transforms of 2^16 and more, plan_pipe), and their block sizes:
-// one block of 1024 (u32) or 768 (u64) threads per SM where two tiles take
-// most of shared memory, held to the registers of that.
-__host__ __device__ constexpr bool has_pipe(size_t elem, int K, int P)
-{
-    return K == K_SHOUP && (elem == 4 ? P == 9 || P == 10 || P == 11 || P == 14
-                                      : P == 6 || P == 10 || P == 11 || P == 13);
-}
-__host__ __device__ constexpr int pipe_max_threads(size_t elem) { return elem == 4 ? 1024 : 768; }
-
-// Tile t of a pipelined launch: column group x of batch item `item`,
-// operand z (the order of k_pass's grid x, y, z).
-struct PipeTile {
-    int x, item, z;
-    __device__ PipeTile(int t, int gx, int ni) : x(t % gx), item((t / gx) % ni), z(t / gx / ni) {}
-};
-
-// Issues the copies of one whole tile into `tile` (the layout TileShape::at)
-// as one cp.async group: consecutive threads take consecutive elements of
-// memory (lo = 0: along a column; lo > 0: across the block's columns).
-template <class T, int P>
-__device__ __forceinline__ void copy_tile(const TileShape<T, P> &S, T *tile, const T *gin,
-                                          uint32_t gc0, int tid, int nthr)
-{
-    const int total = S.C << P;
-    if (S.lo == 0) {
-        const T *src = gin + ((size_t)gc0 << P);
-        for (int i = tid; i < total; i += nthr)
-            cp_async(tile + (i >> P) * S.RS + S.pad(i & (S.L - 1)), src + i);
-    } else {
-        const T *src = gin + ((size_t)(gc0 >> S.lo) << (P + S.lo)) + (gc0 & ((1u << S.lo) - 1));
-        for (int i = tid; i < total; i += nthr) {
-            const int c = i & (S.C - 1), mid = i >> S.logC;
-            cp_async(tile + c * S.RS + S.pad(mid), src + ((size_t)mid << S.lo) + c);
-        }
-    }
-    cp_async_commit();
-}
-
-// k_pass over gx column groups, ni items and nz operands, persistent.
-// Inputs are read whole (in_len covers every column), as in transforms.
-template <class T, int K, bool INV, int P, bool CT>
-__global__ void __launch_bounds__(pipe_max_threads(sizeof(T)), 1)
-    k_pass_pipe(PassArgs<T> a, int gx, int ni, int nz)
-{
-    NTT_DYN_SMEM(smem);
-    const TileShape<T, P> S(a.g);
-    T *const buf0 = reinterpret_cast<T *>(smem);
-    T *const buf1 = align_up<T>(smem, tile_bytes<T>(a.g));
-    const int tid = threadIdx.x, nt = blockDim.x;
-    const int ntiles = gx * ni * nz;
-    auto input = [&](const PipeTile &u) {
-        return (u.z ? a.in[1] : a.in[0]) + (size_t)u.item * a.in_stride;
-    };
-    grid_dep_wait();
-    int t = blockIdx.x;
-    if (t < ntiles) {
-        const PipeTile u(t, gx, ni);
-        copy_tile(S, buf0, input(u), (uint32_t)u.x << S.logC, tid, nt);
-    }
-    for (int k = 0; t < ntiles; t += gridDim.x, k ^= 1) {
-        T *const cur = k ? buf1 : buf0;
-        const int tn = t + gridDim.x;
-        if (tn < ntiles) {
-            const PipeTile v(tn, gx, ni);
-            copy_tile(S, k ? buf0 : buf1, input(v), (uint32_t)v.x << S.logC, tid, nt);
-        } else {
-            cp_async_commit();  // an empty group: the wait below counts the same way
-        }
-        cp_async_wait<1>();
-        __syncthreads();
-        const PipeTile u(t, gx, ni);
-        const Mod<T> &Mg = a.mods[(a.item0 + u.item) % a.nmod];
-        const Ar<T> M = Mg.a;
-        PassIO<T> io = {nullptr, (u.z ? a.out[1] : a.out[0]) + (size_t)u.item * a.out_stride, 0,
-                        a.out_len, cur, a.flags};
-        const bool scale = INV && S.d0 == 0 && (a.flags & (F_SCALE_INV | F_SCALE_MUL));
-        const Tw<T> sc = (a.flags & F_SCALE_MUL) ? Mg.s_mul : Mg.s_inv;
-        const Tw<T> sc1 = (a.flags & F_SCALE_MUL) ? Mg.s1_mul : Mg.s1_inv;
-        run_rounds<K, T, INV, P, pass_rmax<T>(), CT>(S, io, (uint32_t)u.x << S.logC, false, true,
-                                                     Mg, M, scale, sc, sc1, tid, nt);
-        __syncthreads();  // every thread is done with cur before the next copy into it
-    }
 }
 
 // The bottom pass of a product: the forward last levels of both operands

@@ -53,13 +53,6 @@ template <class F> cudaError_t cudaFuncSetAttribute(F f, cudaFuncAttribute a, in
 {
     return emu_func_set_attribute((const void *)f, (int)a, v);
 }
-/* Two blocks per SM, so that a persistent grid (k_pass_pipe) of more than
-   one block runs here too. */
-template <class F> cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, F, int, size_t)
-{
-    *n = 2;
-    return cudaSuccess;
-}
 /* As a GPU does: a launch asking more dynamic shared memory than the
    kernel's attribute allows (48 KiB unless raised) fails with
    cudaErrorInvalidValue, reported by the next cudaGetLastError. */
