@@ -5,14 +5,14 @@
 # ignored by git).  Device time then goes to running, not compiling: carry
 # OUTDIR and run
 #   LD_LIBRARY_PATH=OUTDIR/lib OUTDIR/ntt bench --gpu ...
-# or `bash bench/run_gpu.sh` with NTT_GPU_BUNDLE=OUTDIR.
+# or `bash bench/run_gpu.sh` with NTT_GPU_BUNDLE=OUTDIR.  OUTDIR.cmake/build.log keeps
+# the compiler output, ptxas -v (registers and spills per kernel) included.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build-gpub}
 shift $(( $# > 0 ? 1 : 0 ))
 build=$out.cmake
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DNTT_ENABLE_REFS=OFF "$@" >/dev/null
-# The build log keeps ptxas -v (registers, spills) of every kernel.
 cmake --build "$build" -j "$(nproc)" --target ntt_cli test_cuda > "$build/build.log" 2>&1 || { tail -30 "$build/build.log"; exit 1; }
 mkdir -p "$out/lib"
 cp "$build/ntt" "$build/tests/test_cuda" "$out/"
