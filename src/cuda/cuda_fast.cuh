@@ -85,6 +85,17 @@ template <class T, int P> struct TileShape {
     __device__ int at(int c, int mid) const { return c * RS + pad(mid); }
 };
 
+// A bottom pass (plan_passes) has lo = 0 and one column per block.  Its
+// kernels that can only run as one (compact twiddles, the fused product)
+// build their TileShape from this, so that the compiler folds the column
+// arithmetic of every group (c = 0, no run-time shifts by lo or logC).
+__device__ __forceinline__ Geom bottom_geom(Geom g)
+{
+    g.lo = 0;
+    g.logC = 0;
+    return g;
+}
+
 template <class T> __host__ __device__ inline size_t tile_bytes(const Geom &g)
 {
     const size_t L = (size_t)1 << g.P;
@@ -389,7 +400,7 @@ __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blo
     k_pass(PassArgs<T> a)
 {
     NTT_DYN_SMEM(smem);
-    const TileShape<T, P> S(a.g);
+    const TileShape<T, P> S(CT ? bottom_geom(a.g) : a.g);
     const int z = blockIdx.z;
     const size_t item = blockIdx.y;
     const Mod<T> &Mg = a.mods[(a.item0 + item) % a.nmod];
@@ -421,7 +432,7 @@ template <class T, int K, int P, bool CT>
 __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
 {
     NTT_DYN_SMEM(smem);
-    const TileShape<T, P> S(a.g);
+    const TileShape<T, P> S(bottom_geom(a.g));
     const size_t item = blockIdx.y;
     const Mod<T> &Mg = a.mods[(a.item0 + item) % a.nmod];
     const Ar<T> M = Mg.a;
