@@ -340,6 +340,8 @@ int plan_passes(int D, size_t elem, int rmax, bool product, Geom *g)
         g[k++] = Geom{d, P, lo, lc < lo ? lc : lo, rmax, 0};
         d += P;
     }
+    // The bottom pass: lo = 0, one column per block, which the kernels that run
+    // only bottom passes take as constants (bottom_geom).
     g[k++] = Geom{d, bottom, 0, 0, rmax, 0};
     return k;  /* at most 1 + ceil(17 / 11) for D <= 30 */
 }
