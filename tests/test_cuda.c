@@ -33,6 +33,9 @@ static int max_log = 24;
 /* Primes with 2^25 | p-1 (u32) and 2^32 | p-1 (u64): every size and both
    flags up to 2^24. */
 static const uint64_t P32 = 469762049, P64 = 4611685941117976577ull;
+/* A u32 prime above 2^29 (45 2^24 + 1: cyclic sizes to 2^24, negacyclic to
+   2^23), for which the fast path keeps the narrower ranges (plan_cap). */
+static const uint64_t P32_WIDE = 754974721;
 
 static size_t esz(ntt_width w) { return w == NTT_U32 ? 4 : 8; }
 
@@ -78,17 +81,18 @@ static bool cuda_ok(cudaError_t e, const char *what)
    configuration tested on them. */
 typedef struct {
     ntt_width w;
+    uint64_t p;
     size_t n, la, lb;
     unsigned flags;
     void *a, *b, *fwd, *prod, *lin;
 } reference;
 
-static void ref_make(reference *r, ntt_width w, size_t n, unsigned flags)
+static void ref_make(reference *r, ntt_width w, uint64_t p, size_t n, unsigned flags)
 {
-    const uint64_t p = w == NTT_U32 ? P32 : P64;
     const size_t e = esz(w);
     memset(r, 0, sizeof *r);
     r->w = w;
+    r->p = p;
     r->n = n;
     r->flags = flags;
     r->a = xmalloc(n * e);
@@ -126,10 +130,10 @@ static void host_calls(const reference *r, config c)
 {
     const ntt_width w = r->w;
     const size_t n = r->n, e = esz(w);
-    const uint64_t p = w == NTT_U32 ? P32 : P64;
+    const uint64_t p = r->p;
     char ctx[160];
-    snprintf(ctx, sizeof ctx, "u%d n=%zu flags=%u %s/%s", (int)w, n, r->flags,
-             ntt_variant_name(c.v), ntt_modmul_name(c.m));
+    snprintf(ctx, sizeof ctx, "u%d p=%llu n=%zu flags=%u %s/%s", (int)w, (unsigned long long)p, n,
+             r->flags, ntt_variant_name(c.v), ntt_modmul_name(c.m));
     ntt_plan_options go = {.flags = r->flags, .variant = c.v, .modmul = c.m};
     ntt_plan *pg = NULL;
     CHECK_STATUS(NTT_OK, ntt_plan_create(&pg, n, p, w, NTT_BACKEND_CUDA, &go), "%s cuda", ctx);
@@ -314,7 +318,7 @@ static void errors(void)
     CHECK(pl == NULL, "plan not cleared after ENOMEM");
     /* ... and the device still works afterwards. */
     reference r;
-    ref_make(&r, NTT_U32, 1024, 0);
+    ref_make(&r, NTT_U32, P32, 1024, 0);
     host_calls(&r, CONFIGS[0]);
     ref_free(&r);
     /* device-pointer calls on a CPU plan, NULL pointers, short stride */
@@ -497,12 +501,20 @@ int main(void)
         for (size_t fi = 0; fi < 4; fi++) {
             for (int lg = 1; lg <= max_log; lg++) {
                 reference r;
-                ref_make(&r, w, (size_t)1 << lg, FLAGS[fi]);
+                ref_make(&r, w, wi ? P64 : P32, (size_t)1 << lg, FLAGS[fi]);
                 host_calls(&r, CONFIGS[0]);
                 /* the other kinds and ladder kernels: every size up to 2^14, then the top */
                 if (lg <= 14 || lg == max_log)
                     for (size_t c = 1; c < nconfigs; c++) host_calls(&r, CONFIGS[c]);
                 ref_free(&r);
+                /* the default kind's narrower ranges, where the prime asks for them:
+                   every size up to 2^16, then the top (its 14-level passes) */
+                if (!wi && (lg <= 16 || lg == max_log) &&
+                    (lg < 24 || !(FLAGS[fi] & NTT_FLAG_NEGACYCLIC))) {
+                    ref_make(&r, w, P32_WIDE, (size_t)1 << lg, FLAGS[fi]);
+                    host_calls(&r, CONFIGS[0]);
+                    ref_free(&r);
+                }
             }
             for (int lg = 1; lg <= max_log; lg += lg < 12 ? 1 : 4)
                 device_calls(w, (size_t)1 << lg, FLAGS[fi], lg > 20 ? 2 : 5,

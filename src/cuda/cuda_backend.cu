@@ -206,6 +206,7 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
     memset(&M, 0, sizeof M);
     M.a.p = (T)p;
     M.a.p2 = (T)(2 * p);
+    M.a.p4 = (T)(4 * p);
     M.a.pinv = H.pinv_pos;
     M.a.np = (T)(0 - p);
     M.a.mu = cm->mu;
@@ -337,12 +338,12 @@ int plan_passes(int D, size_t elem, int rmax, bool product, Geom *g)
         // an H200; u64 lost with them (494 -> 550 us).  128-byte groups where
         // 2^P of them fit 128 KiB, up to 2^24 (larger sizes not measured).
         const int lc = elem == 4 && lo >= 13 ? (P <= 10 && D <= 24 ? 5 : 4) : logC;
-        g[k++] = Geom{d, P, lo, lc < lo ? lc : lo, rmax, 0};
+        g[k++] = Geom{d, P, lo, lc < lo ? lc : lo, rmax, 0, 4};
         d += P;
     }
     // The bottom pass: lo = 0, one column per block, which the kernels that run
     // only bottom passes take as constants (bottom_geom).
-    g[k++] = Geom{d, bottom, 0, 0, rmax, 0};
+    g[k++] = Geom{d, bottom, 0, 0, rmax, 0, 4};
     return k;  /* at most 1 + ceil(17 / 11) for D <= 30 */
 }
 
@@ -404,36 +405,44 @@ ntt_status launch_tiles(ntt_plan *plan, void (*kern)(PassArgs<T>), const Geom &g
 template <class T> using PassKernel = void (*)(PassArgs<T>);
 enum Family { FWD_PASS, INV_PASS, FUSED };
 
-template <class T, int K, int P, bool CT, int OCC> PassKernel<T> family_kernel(Family f)
+template <class T, int K, int P, bool CT, int OCC, int CAP> PassKernel<T> family_kernel(Family f)
 {
-    if (f == FWD_PASS) return k_pass<T, K, false, P, CT, OCC>;
-    if (f == INV_PASS) return k_pass<T, K, true, P, CT, OCC>;
+    if (f == FWD_PASS) return k_pass<T, K, false, P, CT, OCC, CAP>;
+    if (f == INV_PASS) return k_pass<T, K, true, P, CT, OCC, CAP>;
     if constexpr (P <= kMaxFusedP)
-        return k_polymul_bottom<T, K, P, CT>;
+        return k_polymul_bottom<T, K, P, CT, CAP>;
     else
         return nullptr;
 }
 
-template <class T, int K, int P, int OCC> PassKernel<T> ct_kernel(Family f, bool ct)
+template <class T, int K, int P, int OCC, bool CT> PassKernel<T> cap_kernel(Family f, const Geom &g)
+{
+    if constexpr (K == K_SHOUP && sizeof(T) == 4)
+        if (g.cap == 8) return family_kernel<T, K, P, CT, OCC, 8>(f);
+    return family_kernel<T, K, P, CT, OCC, 4>(f);
+}
+
+template <class T, int K, int P, int OCC> PassKernel<T> ct_kernel(Family f, const Geom &g)
 {
     if constexpr (K == K_SHOUP && sizeof(T) == 4 && P >= kMinCompactP)
-        if (ct) return family_kernel<T, K, P, true, OCC>(f);
-    return family_kernel<T, K, P, false, OCC>(f);
+        if (g.ct) return cap_kernel<T, K, P, OCC, true>(f, g);
+    return cap_kernel<T, K, P, OCC, false>(f, g);
 }
 
 // Compact-twiddle kernels exist only where plans use them (init_mods), WIDE
 // and BIG ones where has_occ says, 14-level ones for u32 transforms
-// (plan_passes; the fused kernel has its own bounds).
-template <class T, int K, int P> PassKernel<T> pass_kernel(Family f, bool ct, int occ)
+// (plan_passes; the fused kernel has its own bounds), those of the wider
+// ranges for the u32 Shoup kind (plan_cap).
+template <class T, int K, int P> PassKernel<T> pass_kernel(Family f, const Geom &g, int occ)
 {
     if constexpr (P > kMaxFusedP && sizeof(T) != 4) {
         return nullptr;
     } else {
         if constexpr (has_occ(sizeof(T), P, OCC_WIDE))
-            if (occ == OCC_WIDE && f != FUSED) return ct_kernel<T, K, P, OCC_WIDE>(f, ct);
+            if (occ == OCC_WIDE && f != FUSED) return ct_kernel<T, K, P, OCC_WIDE>(f, g);
         if constexpr (has_occ(sizeof(T), P, OCC_BIG))
-            if (occ == OCC_BIG && f != FUSED) return ct_kernel<T, K, P, OCC_BIG>(f, ct);
-        return ct_kernel<T, K, P, OCC_FREE>(f, ct);
+            if (occ == OCC_BIG && f != FUSED) return ct_kernel<T, K, P, OCC_BIG>(f, g);
+        return ct_kernel<T, K, P, OCC_FREE>(f, g);
     }
 }
 
@@ -442,7 +451,7 @@ PassKernel<T> fast_kernel(Family f, const Geom &g, std::integer_sequence<int, I.
 {
     PassKernel<T> k = nullptr;
     const int occ = pass_occ(sizeof(T), g);
-    ((g.P == I + 1 ? (void)(k = pass_kernel<T, K, I + 1>(f, g.ct != 0, occ)) : (void)0), ...);
+    ((g.P == I + 1 ? (void)(k = pass_kernel<T, K, I + 1>(f, g, occ)) : (void)0), ...);
     return k;
 }
 template <class T, int K> PassKernel<T> fast_kernel(Family f, const Geom &g)
@@ -828,6 +837,20 @@ void cuda_plan_free(ntt_plan *plan)
     plan->backend_data = nullptr;
 }
 
+// The ranges the fast path's kernels keep (Geom::cap, group_butterflies):
+// below 8p where the u32 Shoup kernels have every prime below 2^29, else
+// below 4p.  NTT_CUDA_CAP=4 keeps the narrower ones, for A/B runs.
+int plan_cap(const ntt_plan *plan)
+{
+    const char *e = getenv("NTT_CUDA_CAP");
+    if ((e && atoi(e) == 4) || plan->variant != NTT_VARIANT_FAST || plan->width != NTT_U32 ||
+        plan->modmul != NTT_MODMUL_SHOUP)
+        return 4;
+    for (size_t i = 0; i < plan->nmod; i++)
+        if (plan->mod[i].p >= ((uint64_t)1 << 29)) return 4;
+    return 8;
+}
+
 template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
 {
     const int D = (int)plan->logn;
@@ -841,11 +864,13 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     // NTT_CUDA_COMPACT_LOG=k moves the threshold, for tests and A/B runs.
     const char *cl = getenv("NTT_CUDA_COMPACT_LOG");
     const int compact_log = cl && *cl ? atoi(cl) : 22;
+    const int cap = plan_cap(plan);
     for (int m = 0; m < 2; m++) {
         Geom *g = m ? cp->mpasses : cp->passes;
         const int np = m ? cp->nmpasses : cp->npasses;
         g[np - 1].ct = plan->variant == NTT_VARIANT_FAST && plan->modmul == NTT_MODMUL_SHOUP &&
                        sizeof(T) == 4 && np > 1 && g[np - 1].P >= kMinCompactP && D >= compact_log;
+        for (int i = 0; i < np; i++) g[i].cap = cap;
     }
     cp->fused = cp->mpasses[cp->nmpasses - 1];
     cp->fused.rmax = 3;  // k_polymul_bottom's rounds

@@ -1,6 +1,7 @@
 // Device arithmetic and the per-modulus constants shared by the CUDA kernels.
 // Ranges follow the CPU code (src/core/arith.h): u32 needs p < 2^30, u64
-// p < 2^62, so that 4p fits in an element.
+// p < 2^62, so that 4p fits in an element; the fast path's u32 Shoup
+// kernels let values reach 8p when p < 2^29 (group_butterflies).
 #pragma once
 
 #include <cstddef>
@@ -38,7 +39,7 @@ template <class T> struct alignas(2 * sizeof(T)) Tw {
 
 // The constants the arithmetic needs, small enough for registers.
 template <class T> struct Ar {
-    T p, p2;
+    T p, p2, p4;  // p, 2p, 4p
     T pinv;       // p^-1 mod 2^k (signed Montgomery: t = hi(ab) - hi(lo(ab) pinv p))
     T np;         // -p mod 2^k (u64 Shoup, mulw)
     uint64_t mu;  // Barrett: u32 floor(2^64 / p); u64 floor(2^(2k) / p)

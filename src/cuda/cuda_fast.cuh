@@ -28,6 +28,7 @@ struct Geom {
     int d0, P, lo, logC;
     int rmax;  // most levels one round keeps in registers (3 or 4)
     int ct;    // compact twiddles (group_butterflies): u32, Shoup kind, P >= kMinCompactP
+    int cap;   // values stay below cap p (lazy ranges, below): 4, or 8 (plan_cap)
 };
 
 // A pass's P levels split into the fewest rounds of at most rmax levels,
@@ -149,8 +150,46 @@ __device__ __forceinline__ void group_level_tw(Tw<T> (&w)[1 << (r - 1)], int q, 
         level_tw<K, T, INV, 1 << (r - 1)>(w, 1 << l, d + l, k0, Mg, tab);
 }
 
+// Lazy ranges.  Every value a pass keeps lies below CAP p: CAP = 4 for any
+// prime (the CPU code's ranges), CAP = 8 in the u32 Shoup kernels of plans
+// whose primes lie below 2^29 (8p <= 2^32; plan_cap).  Shoup's product
+// takes any word and gives less than 2p, so only sums need reducing.
+// Forward, a butterfly's outputs lie 2p above its u: with CAP = 8 the
+// even levels of a pass (inputs below 8p) reduce u below 4p, outputs below
+// 6p, and the odd ones take u as it is, outputs below 8p; CAP = 4 reduces
+// u below 2p at every level.  Inverse, every round's inputs lie below
+// CAP/2 p, and a sum is brought back below CAP/2 p where it may exceed it:
+// CAP = 4, every sum; CAP = 8, the first level's and then the sums of two
+// earlier sums, since the pair of a level q > 0 whose elements were
+// differences at level q-1 (bit q-1 of e set) adds two values below 2p.
+// With CAP = 8 that saves half the conditional subtractions of a forward
+// pass and three in eight of an inverse radix-16 round.  Each is a single
+// instruction (VIADDMNMX): on an H100 the 2^24 forward's passes executed
+// 3-4% fewer instructions in the same time, the 2^22 forward and the 2^24
+// product gained 3% and 1.4%, the rest stayed level (bench/results/
+// gpu-h100-2026-11-22e-cap8.txt, ncu-h100-2026-11-22e-cap.txt).
+template <int CAP> __host__ __device__ constexpr bool fwd_reduces(int level)
+{
+    return CAP == 4 || level % 2 == 0;
+}
+template <int CAP> __host__ __device__ constexpr bool inv_reduces(int q, int e)
+{
+    return CAP == 4 || q == 0 || !((e >> (q - 1)) & 1);
+}
+template <class T, int CAP> __device__ __forceinline__ T half_cap(const Ar<T> &M)
+{
+    return CAP == 8 ? M.p4 : M.p2;
+}
+// x below CAP p -> [0, p).
+template <class T, int CAP> __device__ __forceinline__ T reduce_cap(T x, const Ar<T> &M)
+{
+    if (CAP == 8) x = csub(x, M.p4);
+    return csub(csub(x, M.p2), M.p);
+}
+
 // The butterflies of one group in registers: levels l = 0 .. r-1 of the
-// round (level l has 2^l distinct twiddles).
+// round (level l has 2^l distinct twiddles), the round's first level being
+// level s0 of the pass.
 //
 // Compact twiddles (CT): the twiddles of level l > 0 of a group are the
 // nodes (d+l, k0 + t), t < 2^l, k0 a multiple of 2^l, and node exponents
@@ -160,13 +199,14 @@ __device__ __forceinline__ void group_level_tw(Tw<T> (&w)[1 << (r - 1)], int q, 
 // 2^l times shorter than the tree's), and multiplies by rho_l(t) first:
 // one more product per butterfly with t > 0 buys the deep levels' twiddle
 // traffic, which at 2^24 is as large as the data's.
-template <int K, class T, bool INV, int r, bool CT>
+template <int K, class T, bool INV, int r, bool CT, int CAP>
 __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, uint32_t hi, int s0,
                                                   int gh, const Mod<T> &Mg, const Ar<T> &M,
                                                   const Tw<T> *tab, bool scale_root, Tw<T> sc,
                                                   Tw<T> sc1)
 {
     constexpr int R = 1 << r;
+    const T lim = half_cap<T, CAP>(M);
     // Up to radix 8 every level's twiddles are loaded before the first
     // butterfly, so that their latencies overlap; radix 16 would hold 15
     // twiddles at once, more registers than its kernels have.
@@ -190,7 +230,7 @@ __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, ui
             const int t = e >> (r - l);
             const Tw<T> W = w[ct ? 0 : t];
             if (!INV) {
-                T u = csub(x[e], M.p2);
+                T u = fwd_reduces<CAP>(s0 + l) ? csub(x[e], lim) : x[e];
                 T y = x[e + dist];
                 if (ct && t > 0) y = mulw<K, T>(y, Mg.rho[0][(1 << l) + t], M);
                 T v = mulw<K, T>(y, W, M);
@@ -199,11 +239,11 @@ __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, ui
             } else if (scale_root && s0 + l == 0) {
                 T a = x[e], b = x[e + dist];
                 x[e] = mulw<K, T>(a + b, sc, M);
-                x[e + dist] = mulw<K, T>(a - b + M.p2, sc1, M);
+                x[e + dist] = mulw<K, T>(a - b + lim, sc1, M);
             } else {
                 T a = x[e], b = x[e + dist];
-                x[e] = csub(a + b, M.p2);
-                T y = a - b + M.p2;
+                x[e] = inv_reduces<CAP>(q, e) ? csub(a + b, lim) : a + b;
+                T y = a - b + lim;
                 if (ct && t > 0) y = mulw<K, T>(y, Mg.rho[1][(1 << l) + t], M);
                 x[e + dist] = mulw<K, T>(y, W, M);
             }
@@ -215,7 +255,7 @@ __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, ui
 // group's elements lie 2^GLO apart in its column (GLO = P - S0 - r); the
 // bits of mid below and above theirs (gl, gh) name the group.  All loads
 // of a group are issued before the first use.
-template <int K, class T, bool INV, int P, int S0, int r, bool CT>
+template <int K, class T, bool INV, int P, int S0, int r, bool CT, int CAP>
 __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T> &io,
                                         uint32_t gc0, bool from_global, bool to_global,
                                         const Mod<T> &Mg, const Ar<T> &M, const Tw<T> *tab,
@@ -274,12 +314,13 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
 #pragma unroll
             for (int e = 0; e < R; e++) x[e] = trow[S.pad(e << GLO)];
         }
-        group_butterflies<K, T, INV, r, CT>(x, d, hi, S0, gh, Mg, M, tab, scale_root, sc, sc1);
+        group_butterflies<K, T, INV, r, CT, CAP>(x, d, hi, S0, gh, Mg, M, tab, scale_root, sc,
+                                                 sc1);
         if (to_global) {
-            if (reduce) {
+            if (reduce) {  // the inverse's last level scales: values below 2p
 #pragma unroll
                 for (int e = 0; e < R; e++)
-                    x[e] = INV ? csub(x[e], M.p) : csub(csub(x[e], M.p2), M.p);
+                    x[e] = INV ? csub(x[e], M.p) : reduce_cap<T, CAP>(x[e], M);
             }
             T *gp = io.gout + g0;
             if (partial_out) {
@@ -308,7 +349,7 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
 // tile, with a barrier before every round that reads what others wrote.
 // Threads tid of nthr share the groups; every thread of the block calls
 // this the same number of times, so that the barriers match.
-template <int K, class T, bool INV, int P, int RMAX, bool CT, int Q = 0>
+template <int K, class T, bool INV, int P, int RMAX, bool CT, int CAP, int Q = 0>
 __device__ __forceinline__ void run_rounds(const TileShape<T, P> &S, const PassIO<T> &io,
                                            uint32_t gc0, bool first_global, bool last_global,
                                            const Mod<T> &Mg, const Ar<T> &M, bool scale_root,
@@ -318,11 +359,11 @@ __device__ __forceinline__ void run_rounds(const TileShape<T, P> &S, const PassI
     if constexpr (Q < NR) {
         constexpr int IDX = INV ? NR - 1 - Q : Q;
         const bool fg = first_global && Q == 0, tg = last_global && Q == NR - 1;
-        round_r<K, T, INV, P, round_start(P, RMAX, IDX), round_size(P, RMAX, IDX), CT>(
+        round_r<K, T, INV, P, round_start(P, RMAX, IDX), round_size(P, RMAX, IDX), CT, CAP>(
             S, io, gc0, fg, tg, Mg, M, INV ? Mg.itw : Mg.ftw, scale_root, sc, sc1, tid, nthr);
         if (!tg) __syncthreads();
-        run_rounds<K, T, INV, P, RMAX, CT, Q + 1>(S, io, gc0, first_global, last_global, Mg, M,
-                                              scale_root, sc, sc1, tid, nthr);
+        run_rounds<K, T, INV, P, RMAX, CT, CAP, Q + 1>(S, io, gc0, first_global, last_global, Mg,
+                                                       M, scale_root, sc, sc1, tid, nthr);
     }
 }
 
@@ -395,7 +436,7 @@ inline int pass_occ(size_t elem, const Geom &g)
 
 // One pass of a transform, forward (CT) or inverse (GS), with columns of
 // P levels.  grid: x column groups, y batch items, z operands.
-template <class T, int K, bool INV, int P, bool CT, int OCC>
+template <class T, int K, bool INV, int P, bool CT, int OCC, int CAP>
 __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blocks<T, P, CT, OCC>())
     k_pass(PassArgs<T> a)
 {
@@ -416,8 +457,8 @@ __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blo
     const Tw<T> sc1 = (a.flags & F_SCALE_MUL) ? Mg.s1_mul : Mg.s1_inv;
     const uint32_t gc0 = blockIdx.x << S.logC;
     grid_dep_wait();
-    run_rounds<K, T, INV, P, pass_rmax<T>(), CT>(S, io, gc0, true, true, Mg, M, scale, sc, sc1,
-                                             threadIdx.x, blockDim.x);
+    run_rounds<K, T, INV, P, pass_rmax<T>(), CT, CAP>(S, io, gc0, true, true, Mg, M, scale, sc,
+                                                  sc1, threadIdx.x, blockDim.x);
 }
 
 // The bottom pass of a product: the forward last levels of both operands
@@ -428,7 +469,7 @@ __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blo
 // side (a single thread, as in the CPU stand-in, takes them in turn): the
 // kernel is bound by the latency of its dependent rounds, and twice the
 // warps per SM hide more of it.
-template <class T, int K, int P, bool CT>
+template <class T, int K, int P, bool CT, int CAP>
 __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
 {
     NTT_DYN_SMEM(smem);
@@ -452,19 +493,19 @@ __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
     for (int z = one ? 0 : tid >= half; z < 2; z += one ? 1 : 2) {
         const PassIO<T> io = {(z ? a.in[1] : a.in[0]) + item * a.in_stride, nullptr,
                               z ? a.in_len[1] : a.in_len[0], 0, z ? tb : ta, 0};
-        run_rounds<K, T, false, P, 3, CT>(S, io, gc0, true, false, Mg, M, false, none, none,
-                                      one ? 0 : tid - z * half, half);
+        run_rounds<K, T, false, P, 3, CT, CAP>(S, io, gc0, true, false, Mg, M, false, none, none,
+                                           one ? 0 : tid - z * half, half);
     }
     for (int i = tid; i < S.C * S.L; i += nt) {
         const int k = S.at(i >> P, i & (S.L - 1));
-        ta[k] = mul2<K, T>(ta[k], tb[k], M);
+        ta[k] = mul2<K, T>(CAP == 8 ? csub(ta[k], M.p4) : ta[k], tb[k], M);  // a below 4p
     }
     __syncthreads();
     const bool root = S.d0 == 0;
     PassIO<T> ic = {nullptr, a.out[0] + item * a.out_stride, 0, a.out_len, ta,
                     root ? F_REDUCE : 0};
-    run_rounds<K, T, true, P, 3, CT>(S, ic, gc0, false, true, Mg, M, root, Mg.s_mul, Mg.s1_mul, tid,
-                                 nt);
+    run_rounds<K, T, true, P, 3, CT, CAP>(S, ic, gc0, false, true, Mg, M, root, Mg.s_mul,
+                                      Mg.s1_mul, tid, nt);
 }
 
 // Public pointwise product: a, b in [0, p) -> a b mod p.
