@@ -114,6 +114,16 @@ __device__ __forceinline__ void grid_dep_wait()
 
 // ---- primitives ------------------------------------------------------------
 
+// A hint that L2 fetch the line of p (no effect in the CPU stand-in).
+__device__ __forceinline__ void prefetch_l2(const void *p)
+{
+#if defined(__CUDA_ARCH__)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#else
+    (void)p;
+#endif
+}
+
 __device__ __forceinline__ uint32_t mulhi(uint32_t a, uint32_t b) { return __umulhi(a, b); }
 __device__ __forceinline__ uint64_t mulhi(uint64_t a, uint64_t b) { return __umul64hi(a, b); }
 
