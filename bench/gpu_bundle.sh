@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 out=${1:-build-gpub}
 shift $(( $# > 0 ? 1 : 0 ))
 build=$out.cmake
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DNTT_ENABLE_REFS=OFF "$@" >/dev/null
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DNTT_ENABLE_REFS=OFF \
+  -DCMAKE_CUDA_FLAGS=-Xptxas=-v "$@" >/dev/null
 cmake --build "$build" -j "$(nproc)" --target ntt_cli test_cuda > "$build/build.log" 2>&1 || { tail -30 "$build/build.log"; exit 1; }
 mkdir -p "$out/lib"
 cp "$build/ntt" "$build/tests/test_cuda" "$out/"

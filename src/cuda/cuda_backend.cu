@@ -837,15 +837,21 @@ void cuda_plan_free(ntt_plan *plan)
     plan->backend_data = nullptr;
 }
 
+// The plans whose fast-path kernels have variants of their own: compact
+// twiddles (init_mods) and the wider ranges (plan_cap).
+bool u32_shoup_fast(const ntt_plan *plan)
+{
+    return plan->variant == NTT_VARIANT_FAST && plan->width == NTT_U32 &&
+           plan->modmul == NTT_MODMUL_SHOUP;
+}
+
 // The ranges the fast path's kernels keep (Geom::cap, group_butterflies):
 // below 8p where the u32 Shoup kernels have every prime below 2^29, else
 // below 4p.  NTT_CUDA_CAP=4 keeps the narrower ones, for A/B runs.
 int plan_cap(const ntt_plan *plan)
 {
     const char *e = getenv("NTT_CUDA_CAP");
-    if ((e && atoi(e) == 4) || plan->variant != NTT_VARIANT_FAST || plan->width != NTT_U32 ||
-        plan->modmul != NTT_MODMUL_SHOUP)
-        return 4;
+    if ((e && atoi(e) == 4) || !u32_shoup_fast(plan)) return 4;
     for (size_t i = 0; i < plan->nmod; i++)
         if (plan->mod[i].p >= ((uint64_t)1 << 29)) return 4;
     return 8;
@@ -868,8 +874,8 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     for (int m = 0; m < 2; m++) {
         Geom *g = m ? cp->mpasses : cp->passes;
         const int np = m ? cp->nmpasses : cp->npasses;
-        g[np - 1].ct = plan->variant == NTT_VARIANT_FAST && plan->modmul == NTT_MODMUL_SHOUP &&
-                       sizeof(T) == 4 && np > 1 && g[np - 1].P >= kMinCompactP && D >= compact_log;
+        g[np - 1].ct = u32_shoup_fast(plan) && np > 1 && g[np - 1].P >= kMinCompactP &&
+                       D >= compact_log;
         for (int i = 0; i < np; i++) g[i].cap = cap;
     }
     cp->fused = cp->mpasses[cp->nmpasses - 1];
