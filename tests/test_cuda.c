@@ -1,6 +1,6 @@
 /* The CUDA backend against the scalar one, bit for bit: every power of two
-   2^1 .. 2^24 (NTT_TEST_MAX_LOG lowers the top, for compute-sanitizer runs),
-   both widths, cyclic and negacyclic, natural and bit-reversed spectra,
+   2^1 .. 2^24 (NTT_TEST_MAX_LOG lowers the top, for compute-sanitizer runs)
+   and u32 2^25 and 2^26, both widths, cyclic and negacyclic, natural and bit-reversed spectra,
    every modmul kind of the fast path and every ladder kernel, batches and
    RNS plans, the host-pointer and the device-pointer calls, ntt_polymul_mod
    on the GPU (CRT included); and the errors: bad sizes, device memory
@@ -519,6 +519,19 @@ int main(void)
             for (int lg = 1; lg <= max_log; lg += lg < 12 ? 1 : 4)
                 device_calls(w, (size_t)1 << lg, FLAGS[fi], lg > 20 ? 2 : 5,
                              ((size_t)1 << lg) + (lg > 20 ? 0 : 3));
+        }
+    }
+    /* Beyond 2^24, u32 only (P32 takes cyclic 2^26 and negacyclic 2^25): a
+       top pass of 11 levels over 64-byte groups (2^25), two top passes above
+       the 14-level bottom one (2^26), and the products' three-pass plans. */
+    if (max_log >= 24) {
+        static const struct { int lg; unsigned flags; } BIG[] = {
+            {25, 0}, {25, NTT_FLAG_NEGACYCLIC}, {26, 0}};
+        for (size_t i = 0; i < sizeof BIG / sizeof BIG[0]; i++) {
+            reference r;
+            ref_make(&r, NTT_U32, P32, (size_t)1 << BIG[i].lg, BIG[i].flags);
+            host_calls(&r, CONFIGS[0]);
+            ref_free(&r);
         }
     }
     polymul_mod();

@@ -293,12 +293,14 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 // larger sizes add passes of at most 11 levels on top.  u32 passes over
 // 2^13 columns or more go back to 64-byte groups (128 KiB tiles).
 //
-// u32 2^23 and 2^24 transforms take a 14-level bottom pass, which leaves
-// the top pass 9 or 10 levels: few enough for 128-byte column groups in a
-// tile of at most 128 KiB.  On an H100 (graph warm, two runs alternated)
-// the forward 2^23 went from 140 to 87 us (its top pass had 32-byte
-// groups) and 2^24 from 187 to 174 us; 2^20 to 2^22 lost or stayed level
-// (bench/results/gpu-h100-2026-11-22c-geo*).  Products keep the fused
+// u32 transforms from 2^23 take a 14-level bottom pass, which leaves the
+// top pass 9 or 10 levels at 2^23 and 2^24: few enough for 128-byte column
+// groups in a tile of at most 128 KiB.  On an H100 (graph warm, two runs
+// alternated) the forward 2^23 went from 140 to 87 us (its top pass had
+// 32-byte groups) and 2^24 from 187 to 174 us; 2^20 to 2^22 lost or stayed
+// level (bench/results/gpu-h100-2026-11-22c-geo*).  At 2^25 it makes two
+// passes of three (513 -> 348 us), at 2^26 three with 6-level top passes
+// (1053 -> 808 us; gpu-h100-2026-11-22f-big.txt).  Products keep the fused
 // bottom at 13 levels or fewer (a 14-level fused kernel, two 66 KiB tiles
 // and one block per SM, took the 2^24 product from 509 to 737 us); at 2^22
 // a 13-level one under a 9-level top pass with 128-byte groups took the
@@ -322,7 +324,7 @@ int plan_passes(int D, size_t elem, int rmax, bool product, Geom *g)
         logC = elem == 4 ? 3 : 2;
         maxP = 11;
         bottom = D - 11 < 13 ? (D - 11 > 11 ? D - 11 : 11) : 13;
-        if (elem == 4 && (product ? D == 22 : D == 23 || D == 24)) bottom = product ? 13 : 14;
+        if (elem == 4 && (product ? D == 22 : D >= 23)) bottom = product ? 13 : 14;
     }
     const char *eb = elem == 4 && !product ? getenv("NTT_CUDA_BOTTOM") : nullptr;
     if (eb && *eb && atoi(eb) >= 1 && atoi(eb) <= kMaxP)
@@ -336,8 +338,11 @@ int plan_passes(int D, size_t elem, int rmax, bool product, Geom *g)
         // u32 passes over 2^13 columns and more: 64-byte groups again
         // (128 KiB tiles, still 512 blocks): 2^24 forward 193 -> 176 us on
         // an H200; u64 lost with them (494 -> 550 us).  128-byte groups where
-        // 2^P of them fit 128 KiB, up to 2^24 (larger sizes not measured).
-        const int lc = elem == 4 && lo >= 13 ? (P <= 10 && D <= 24 ? 5 : 4) : logC;
+        // 2^P of them fit 128 KiB; beyond 2^24 for transforms only (on an
+        // H100 the 2^26 forward went from 889 to 808 us, the 2^25 and 2^26
+        // products from 1.18 / 2.42 to 1.21 / 2.77 ms;
+        // gpu-h100-2026-11-22f-big.txt).
+        const int lc = elem == 4 && lo >= 13 ? (P <= 10 && (D <= 24 || !product) ? 5 : 4) : logC;
         g[k++] = Geom{d, P, lo, lc < lo ? lc : lo, rmax, 0, 4};
         d += P;
     }
