@@ -290,7 +290,7 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 // u32) or 64-byte (8 u64) column groups.  Beyond, both passes grow to 64 KiB
 // tiles (the top pass over 32-byte column groups, the bottom up to 2^13
 // elements), so that every size up to 2^24 takes two passes through memory;
-// larger sizes add passes of at most 11 levels on top.  u32 passes over
+// larger sizes add passes of at most 11 levels (u32: 12) on top.  u32 passes over
 // 2^13 columns or more go back to 64-byte groups (128 KiB tiles).
 //
 // u32 transforms from 2^23 take a 14-level bottom pass, which leaves the
@@ -299,13 +299,13 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 // alternated) the forward 2^23 went from 140 to 87 us (its top pass had
 // 32-byte groups) and 2^24 from 187 to 174 us; 2^20 to 2^22 lost or stayed
 // level (bench/results/gpu-h100-2026-11-22c-geo*).  At 2^25 it makes two
-// passes of three (513 -> 348 us), at 2^26 three with 6-level top passes
-// (1053 -> 808 us; gpu-h100-2026-11-22f-big.txt).  Products keep the fused
-// bottom at 13 levels or fewer (a 14-level fused kernel, two 66 KiB tiles
-// and one block per SM, took the 2^24 product from 509 to 737 us); at 2^22
-// a 13-level one under a 9-level top pass with 128-byte groups took the
-// product from 142 to 136 us, where at 2^23 (10 + 13) it went from 253 to
-// 256 us and is not taken.  NTT_CUDA_BOTTOM=b (u32 transforms, b <= kMaxP)
+// passes of three (513 -> 348 us), and at 2^26, with a 12-level top pass
+// (below), two of three (1053 -> 784-799 us; gpu-h100-2026-11-22f-*).
+// Products keep the fused bottom at 13 levels or fewer (a 14-level fused
+// kernel, two 66 KiB tiles and one block per SM, took the 2^24 product
+// from 509 to 737 us); at 2^22 a 13-level one under a 9-level top pass
+// with 128-byte groups took the product from 142 to 136 us, where at 2^23
+// (10 + 13) it went from 253 to 256 us and is not taken.  NTT_CUDA_BOTTOM=b (u32 transforms, b <= kMaxP)
 // forces the bottom levels, so that the sanitizers reach the 14-level
 // kernels at small sizes.
 int plan_passes(int D, size_t elem, int rmax, bool product, Geom *g)
@@ -325,6 +325,11 @@ int plan_passes(int D, size_t elem, int rmax, bool product, Geom *g)
         maxP = 11;
         bottom = D - 11 < 13 ? (D - 11 > 11 ? D - 11 : 11) : 13;
         if (elem == 4 && (product ? D == 22 : D >= 23)) bottom = product ? 13 : 14;
+        // u32 beyond 2^24: one 12-level top pass over 32-byte groups (128
+        // KiB tiles) rather than two of 6: the 2^26 forward 808 -> 784-799 us,
+        // the 2^25 product 1.18 -> 1.13 ms on an H100; u64 2^25 lost 2%
+        // (gpu-h100-2026-11-22f-top12.txt).
+        if (elem == 4 && D >= 25) maxP = 12;
     }
     const char *eb = elem == 4 && !product ? getenv("NTT_CUDA_BOTTOM") : nullptr;
     if (eb && *eb && atoi(eb) >= 1 && atoi(eb) <= kMaxP)
@@ -342,7 +347,8 @@ int plan_passes(int D, size_t elem, int rmax, bool product, Geom *g)
         // H100 the 2^26 forward went from 889 to 808 us, the 2^25 and 2^26
         // products from 1.18 / 2.42 to 1.21 / 2.77 ms;
         // gpu-h100-2026-11-22f-big.txt).
-        const int lc = elem == 4 && lo >= 13 ? (P <= 10 && (D <= 24 || !product) ? 5 : 4) : logC;
+        const int lc = elem == 4 && lo >= 13 ? (P <= 10 && (D <= 24 || !product) ? 5 : P <= 11 ? 4 : 3)
+                                             : logC;
         g[k++] = Geom{d, P, lo, lc < lo ? lc : lo, rmax, 0, 4};
         d += P;
     }
