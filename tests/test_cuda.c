@@ -521,16 +521,18 @@ int main(void)
                              ((size_t)1 << lg) + (lg > 20 ? 0 : 3));
         }
     }
-    /* Beyond 2^24, u32 only (P32 takes cyclic 2^26 and negacyclic 2^25): a
-       top pass of 11 levels over 64-byte groups (2^25), two top passes above
-       the 14-level bottom one (2^26), and the products' three-pass plans. */
+    /* Beyond 2^24, u32 only (P32 takes cyclic 2^26 and negacyclic 2^25),
+       every kind of the fast path: a top pass of 11 levels over 64-byte
+       groups (2^25), one of 12 (Shoup) or two (the others) above the
+       14-level bottom pass (2^26), and the products' plans. */
     if (max_log >= 24) {
         static const struct { int lg; unsigned flags; } BIG[] = {
             {25, 0}, {25, NTT_FLAG_NEGACYCLIC}, {26, 0}};
         for (size_t i = 0; i < sizeof BIG / sizeof BIG[0]; i++) {
             reference r;
             ref_make(&r, NTT_U32, P32, (size_t)1 << BIG[i].lg, BIG[i].flags);
-            host_calls(&r, CONFIGS[0]);
+            for (size_t c = 0; c < nconfigs && CONFIGS[c].v == NTT_VARIANT_FAST; c++)
+                host_calls(&r, CONFIGS[c]);
             ref_free(&r);
         }
     }

@@ -290,7 +290,7 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 // u32) or 64-byte (8 u64) column groups.  Beyond, both passes grow to 64 KiB
 // tiles (the top pass over 32-byte column groups, the bottom up to 2^13
 // elements), so that every size up to 2^24 takes two passes through memory;
-// larger sizes add passes of at most 11 levels (u32: 12) on top.  u32 passes over
+// larger sizes add passes of at most 11 levels (u32 Shoup: 12) on top.  u32 passes over
 // 2^13 columns or more go back to 64-byte groups (128 KiB tiles).
 //
 // u32 transforms from 2^23 take a 14-level bottom pass, which leaves the
@@ -308,7 +308,7 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 // (10 + 13) it went from 253 to 256 us and is not taken.  NTT_CUDA_BOTTOM=b (u32 transforms, b <= kMaxP)
 // forces the bottom levels, so that the sanitizers reach the 14-level
 // kernels at small sizes.
-int plan_passes(int D, size_t elem, int rmax, bool product, Geom *g)
+int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *g)
 {
     int k = 0;
     // u64: 2^10-element bottom tiles, twice the blocks (58 against 69 us at
@@ -325,11 +325,12 @@ int plan_passes(int D, size_t elem, int rmax, bool product, Geom *g)
         maxP = 11;
         bottom = D - 11 < 13 ? (D - 11 > 11 ? D - 11 : 11) : 13;
         if (elem == 4 && (product ? D == 22 : D >= 23)) bottom = product ? 13 : 14;
-        // u32 beyond 2^24: one 12-level top pass over 32-byte groups (128
-        // KiB tiles) rather than two of 6: the 2^26 forward 808 -> 784-799 us,
-        // the 2^25 product 1.18 -> 1.13 ms on an H100; u64 2^25 lost 2%
-        // (gpu-h100-2026-11-22f-top12.txt).
-        if (elem == 4 && D >= 25) maxP = 12;
+        // u32 Shoup beyond 2^24: one 12-level top pass over 32-byte groups
+        // (128 KiB tiles) rather than two of 6: the 2^26 forward 808 ->
+        // 784-799 us, the 2^25 product 1.18 -> 1.13 ms on an H100; u64 2^25
+        // lost 2% (gpu-h100-2026-11-22f-top12.txt).  The other u32 kinds'
+        // 12-level kernels spill (ptxas: up to 476 bytes) and were not timed.
+        if (shoup32 && D >= 25) maxP = 12;
     }
     const char *eb = elem == 4 && !product ? getenv("NTT_CUDA_BOTTOM") : nullptr;
     if (eb && *eb && atoi(eb) >= 1 && atoi(eb) <= kMaxP)
@@ -849,7 +850,8 @@ void cuda_plan_free(ntt_plan *plan)
 }
 
 // The plans whose fast-path kernels have variants of their own: compact
-// twiddles (init_mods) and the wider ranges (plan_cap).
+// twiddles (init_mods) and the wider ranges (plan_cap); and the only ones
+// whose 12-level kernels run as top passes (plan_passes).
 bool u32_shoup_fast(const ntt_plan *plan)
 {
     return plan->variant == NTT_VARIANT_FAST && plan->width == NTT_U32 &&
@@ -871,8 +873,9 @@ int plan_cap(const ntt_plan *plan)
 template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
 {
     const int D = (int)plan->logn;
-    cp->npasses = plan_passes(D, sizeof(T), pass_rmax<T>(), false, cp->passes);
-    cp->nmpasses = plan_passes(D, sizeof(T), pass_rmax<T>(), true, cp->mpasses);
+    const bool s32 = u32_shoup_fast(plan);
+    cp->npasses = plan_passes(D, sizeof(T), pass_rmax<T>(), false, s32, cp->passes);
+    cp->nmpasses = plan_passes(D, sizeof(T), pass_rmax<T>(), true, s32, cp->mpasses);
     // Compact twiddles (group_butterflies) from 2^22 on, u32 only: on an
     // H100, u32 forward 2^22 / 2^23 / 2^24 took 55.9 / 158.5 / 196 us with
     // the tree's tables and 54.4 / 148 / 192 us with them, 2^20 and 2^21
@@ -885,7 +888,7 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     for (int m = 0; m < 2; m++) {
         Geom *g = m ? cp->mpasses : cp->passes;
         const int np = m ? cp->nmpasses : cp->npasses;
-        g[np - 1].ct = u32_shoup_fast(plan) && np > 1 && g[np - 1].P >= kMinCompactP &&
+        g[np - 1].ct = s32 && np > 1 && g[np - 1].P >= kMinCompactP &&
                        D >= compact_log;
         for (int i = 0; i < np; i++) g[i].cap = cap;
     }
