@@ -290,8 +290,9 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 // u32) or 64-byte (8 u64) column groups.  Beyond, both passes grow to 64 KiB
 // tiles (the top pass over 32-byte column groups, the bottom up to 2^13
 // elements), so that every size up to 2^24 takes two passes through memory;
-// larger sizes add passes of at most 11 levels (u32 Shoup: 12) on top.  u32 passes over
-// 2^13 columns or more go back to 64-byte groups (128 KiB tiles).
+// larger sizes add passes of at most 11 levels (u32 Shoup: 12) on top.
+// u32 passes over 2^13 columns or more go back to 64-byte groups (128 KiB
+// tiles).
 //
 // u32 transforms from 2^23 take a 14-level bottom pass, which leaves the
 // top pass 9 or 10 levels at 2^23 and 2^24: few enough for 128-byte column
@@ -305,9 +306,9 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 // kernel, two 66 KiB tiles and one block per SM, took the 2^24 product
 // from 509 to 737 us); at 2^22 a 13-level one under a 9-level top pass
 // with 128-byte groups took the product from 142 to 136 us, where at 2^23
-// (10 + 13) it went from 253 to 256 us and is not taken.  NTT_CUDA_BOTTOM=b (u32 transforms, b <= kMaxP)
-// forces the bottom levels, so that the sanitizers reach the 14-level
-// kernels at small sizes.
+// (10 + 13) it went from 253 to 256 us and is not taken.  NTT_CUDA_BOTTOM=b
+// (u32 transforms, b <= kMaxP) forces the bottom levels, so that the
+// sanitizers reach the 14-level kernels at small sizes.
 int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *g)
 {
     int k = 0;
