@@ -1,8 +1,8 @@
 /* The CUDA backend against the scalar one, bit for bit: every power of two
    2^1 .. 2^24 (NTT_TEST_MAX_LOG lowers the top, for compute-sanitizer runs)
    and u32 2^25 and 2^26, both widths, cyclic and negacyclic, natural and
-   bit-reversed spectra, every modmul kind of the fast path and every ladder kernel, batches and
-   RNS plans, the host-pointer and the device-pointer calls, ntt_polymul_mod
+   bit-reversed spectra, every modmul kind of the fast path and every ladder
+   kernel, batches and RNS plans, the host-pointer and the device-pointer calls, ntt_polymul_mod
    on the GPU (CRT included); and the errors: bad sizes, device memory
    exhausted, wrong plans.  Exits 77 without a usable GPU. */
 #include "test_common.h"
@@ -30,8 +30,8 @@ static const config CONFIGS[] = {
 
 static int max_log = 24;
 
-/* Primes with 2^25 | p-1 (u32) and 2^32 | p-1 (u64): every size and both
-   flags up to 2^24. */
+/* Primes with 2^26 | p-1 (u32: cyclic sizes to 2^26, negacyclic to 2^25)
+   and 2^32 | p-1 (u64): every size and both flags up to 2^24. */
 static const uint64_t P32 = 469762049, P64 = 4611685941117976577ull;
 /* A u32 prime above 2^29 (45 2^24 + 1: cyclic sizes to 2^24, negacyclic to
    2^23), for which the fast path keeps the narrower ranges (plan_cap). */
@@ -521,10 +521,10 @@ int main(void)
                              ((size_t)1 << lg) + (lg > 20 ? 0 : 3));
         }
     }
-    /* Beyond 2^24, u32 only (P32 takes cyclic 2^26 and negacyclic 2^25),
-       every kind of the fast path: a top pass of 11 levels over 64-byte
-       groups (2^25), one of 12 (Shoup) or two (the others) above the
-       14-level bottom pass (2^26), and the products' plans. */
+    /* Beyond 2^24, u32 only, every kind of the fast path: a top pass of 11
+       levels over 64-byte groups (2^25), one of 12 (Shoup) or two (the
+       others) above the 14-level bottom pass (2^26), and the products'
+       plans. */
     if (max_log >= 24) {
         static const struct { int lg; unsigned flags; } BIG[] = {
             {25, 0}, {25, NTT_FLAG_NEGACYCLIC}, {26, 0}};

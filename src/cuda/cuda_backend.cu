@@ -342,15 +342,18 @@ int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *
     for (int i = 0; i < npass; i++) {
         const int P = (top - d) / (npass - i);
         const int lo = D - d - P;
-        // u32 passes over 2^13 columns and more: 64-byte groups again
-        // (128 KiB tiles, still 512 blocks): 2^24 forward 193 -> 176 us on
-        // an H200; u64 lost with them (494 -> 550 us).  128-byte groups where
-        // 2^P of them fit 128 KiB; beyond 2^24 for transforms only (on an
-        // H100 the 2^26 forward went from 889 to 808 us, the 2^25 and 2^26
-        // products from 1.18 / 2.42 to 1.21 / 2.77 ms;
-        // gpu-h100-2026-11-22f-big.txt).
-        const int lc = elem == 4 && lo >= 13 ? (P <= 10 && (D <= 24 || !product) ? 5 : P <= 11 ? 4 : 3)
-                                             : logC;
+        // u32 passes over 2^13 columns and more: the widest groups, up to
+        // 128 bytes, whose 2^P rows fit a 128 KiB tile (64-byte ones at 2^24
+        // took the forward from 193 to 176 us on an H200, where u64 lost
+        // with them, 494 -> 550 us).  Products beyond 2^24 keep 64-byte
+        // groups at most: on an H100 128-byte ones took the 2^25 and 2^26
+        // products from 1.18 / 2.42 to 1.21 / 2.77 ms, where the 2^26
+        // forward went from 889 to 808 us (gpu-h100-2026-11-22f-big.txt).
+        int lc = logC;
+        if (elem == 4 && lo >= 13) {
+            lc = 15 - P < 5 ? 15 - P : 5;  // 2^(P + lc) u32 in 128 KiB
+            if (product && D > 24 && lc > 4) lc = 4;
+        }
         g[k++] = Geom{d, P, lo, lc < lo ? lc : lo, rmax, 0, 4};
         d += P;
     }
@@ -889,8 +892,7 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     for (int m = 0; m < 2; m++) {
         Geom *g = m ? cp->mpasses : cp->passes;
         const int np = m ? cp->nmpasses : cp->npasses;
-        g[np - 1].ct = s32 && np > 1 && g[np - 1].P >= kMinCompactP &&
-                       D >= compact_log;
+        g[np - 1].ct = s32 && np > 1 && g[np - 1].P >= kMinCompactP && D >= compact_log;
         for (int i = 0; i < np; i++) g[i].cap = cap;
     }
     cp->fused = cp->mpasses[cp->nmpasses - 1];
