@@ -42,6 +42,7 @@ struct CudaPlan {
     Geom mpasses[kMaxPasses];  // a product's (plan_passes), its last as the fused kernel's
     int nmpasses;
     Geom fused;                // mpasses' last, as the fused kernel takes it
+    Geom bus0;                 // mpasses[0] for products on host memory (init_mods)
     size_t max_smem;
     int last_error;
 };
@@ -287,7 +288,11 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 // ---- pass geometry -----------------------------------------------------------------
 // Up to 2^19 the bottom pass takes the last min(D, 11) levels on contiguous
 // 2^11-element tiles and one pass above takes the rest over 128-byte (32
-// u32) or 64-byte (8 u64) column groups.  Beyond, both passes grow to 64 KiB
+// u32) or 64-byte (8 u64) column groups; u32 at 2^18 and 2^19 take 64-byte
+// groups, twice the blocks of that pass (64 or 128 against the H100's 132
+// SMs): forward 2^19 12.7 -> 12.0 us, product 2^19 20.7 -> 19.6 us, 2^18
+// 15.5 -> 15.2 us, where 2^13 to 2^17 lost 1-2% (gpu-h100-2026-11-22g-lc.txt).
+// Beyond, both passes grow to 64 KiB
 // tiles (the top pass over 32-byte column groups, the bottom up to 2^13
 // elements), so that every size up to 2^24 takes two passes through memory;
 // larger sizes add passes of at most 11 levels (u32 Shoup: 12) on top.
@@ -315,11 +320,7 @@ int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *
     // u64: 2^10-element bottom tiles, twice the blocks (58 against 69 us at
     // 2^16 x 40 on an H200), unless that would add a pass.
     int bottom = D < 11 ? D : 11;
-    // u32: 128-byte column groups.  A host-to-host product's first pass
-    // reads its operands over the bus in rows of that size, and its last
-    // writes them (2^18 on an H100: 68-73 us, against 75-78 with 64-byte
-    // rows; on device pointers 17.6 against 17.2 us, within run-to-run noise).
-    int logC = elem == 4 ? 5 : 3, maxP = 8;
+    int logC = elem == 4 ? (D >= 18 ? 4 : 5) : 3, maxP = 8;
     if (elem == 8 && D >= 10 && D - 10 <= maxP) bottom = 10;
     if (D > 19) {
         logC = elem == 4 ? 3 : 2;
@@ -582,6 +583,7 @@ ntt_status fast_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, 
         return launch_bottom<T, K>(plan, cp->fused, x, count, st);
     }
     T *A = static_cast<T *>(cp->dA), *B = static_cast<T *>(cp->dB);
+    const Geom &g0 = arr ? cp->bus0 : cp->mpasses[0];  // the passes on a, b and c
     for (size_t i0 = 0; i0 < count; i0 += plan->batch) {
         const size_t ni = count - i0 < plan->batch ? count - i0 : plan->batch;
         PassArgs<T> x = base_args<T>(plan, i0);
@@ -598,14 +600,14 @@ ntt_status fast_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, 
             PassArgs<T> y = x;
             y.in[1] = nullptr;
             y.out[1] = nullptr;
-            TRY((launch_pass<T, K, false>(plan, cp->mpasses[0], y, ni, 1, st)));
+            TRY((launch_pass<T, K, false>(plan, g0, y, ni, 1, st)));
             CK(plan, cudaStreamWaitEvent(st, b_ready, 0));
             y.in[0] = x.in[1];
             y.out[0] = B;
             y.in_len[0] = lb;
-            TRY((launch_pass<T, K, false>(plan, cp->mpasses[0], y, ni, 1, st)));
+            TRY((launch_pass<T, K, false>(plan, g0, y, ni, 1, st)));
         } else {
-            TRY((launch_pass<T, K, false>(plan, cp->mpasses[0], x, ni, 2, st)));
+            TRY((launch_pass<T, K, false>(plan, g0, x, ni, 2, st)));
         }
         x.in[0] = A;
         x.in[1] = B;
@@ -624,7 +626,7 @@ ntt_status fast_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, 
                 x.out_len = lc;
                 x.flags = F_REDUCE | F_SCALE_MUL;
             }
-            TRY((launch_pass<T, K, true>(plan, cp->mpasses[q], x, ni, 1, st)));
+            TRY((launch_pass<T, K, true>(plan, q ? cp->mpasses[q] : g0, x, ni, 1, st)));
         }
     }
     return NTT_OK;
@@ -896,6 +898,12 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
         for (int i = 0; i < np; i++) g[i].cap = cap;
     }
     cp->fused = cp->mpasses[cp->nmpasses - 1];
+    // A host-pointer product's first pass reads its operands over the bus,
+    // and its last writes c: 128-byte rows there, where the plan's are
+    // narrower (2^18 on an H100: 70.0-72.1 us host to host against 73.0-90.7
+    // with 64-byte rows, four runs alternated; gpu-h100-2026-11-22g-lc.txt).
+    cp->bus0 = cp->mpasses[0];
+    if (sizeof(T) == 4 && D <= 19) cp->bus0.logC = cp->bus0.lo < 5 ? cp->bus0.lo : 5;
     cp->fused.rmax = 3;  // k_polymul_bottom's rounds
     HostBuf<Mod<T>> mods(plan->nmod);
     if (!mods.p) return NTT_ENOMEM;
@@ -903,6 +911,8 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     CK(plan, cudaMalloc(&cp->dmods, mods.n * sizeof(Mod<T>)));
     CK(plan, cudaMemcpy(cp->dmods, mods.p, mods.n * sizeof(Mod<T>), cudaMemcpyHostToDevice));
     cp->max_smem = pass_smem<T>(cp->fused, true);
+    if (cp->nmpasses > 1 && pass_smem<T>(cp->bus0, false) > cp->max_smem)
+        cp->max_smem = pass_smem<T>(cp->bus0, false);
     for (int m = 0; m < 2; m++) {  // the transform's passes, the product's above the fused one
         const Geom *g = m ? cp->mpasses : cp->passes;
         for (int i = 0; i < (m ? cp->nmpasses - 1 : cp->npasses); i++)
