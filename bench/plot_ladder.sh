@@ -82,7 +82,7 @@ set yrange [0:maxt]
 set key top left
 if (has_scaling) {
 set output "$out/$name-threads.png"
-set multiplot layout 1,2 title "speed-up over 1 thread (AVX2 + OpenMP, p = 469762049)\n" . cpu . ""
+set multiplot layout 1,2 title "speed-up over 1 thread (OpenMP backend, p = 469762049)\n" . cpu . ""
 set title "product of two length-n polynomials"
 set xlabel "threads"
 set ylabel "speed-up"
