@@ -7,7 +7,8 @@
 #
 # Stages:
 #   env          machine, driver, toolkit, clocks
-#   test         tests/test_cuda (every size 2^1..2^24, bit-exact vs scalar)
+#   test         tests/test_cuda (every size 2^1..2^24, bit-exact vs scalar;
+#                NTT_TEST_PART=1, 2 or 3 runs one part, for calls of limited time)
 #   sanitize     compute-sanitizer memcheck and racecheck on test_cuda (small sizes)
 #   bench        ntt bench --gpu --json
 #   headline     ntt bench --gpu --headline --json, twice (runs 1 and 2)
