@@ -292,12 +292,11 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 // groups, twice the blocks of that pass (64 or 128 against the H100's 132
 // SMs): forward 2^19 12.7 -> 12.0 us, product 2^19 20.7 -> 19.6 us, 2^18
 // 15.5 -> 15.2 us, where 2^13 to 2^17 lost 1-2% (gpu-h100-2026-11-22g-lc.txt).
-// Beyond, both passes grow to 64 KiB
-// tiles (the top pass over 32-byte column groups, the bottom up to 2^13
-// elements), so that every size up to 2^24 takes two passes through memory;
-// larger sizes add passes of at most 11 levels (u32 Shoup: 12) on top.
-// u32 passes over 2^13 columns or more go back to 64-byte groups (128 KiB
-// tiles).
+// Beyond, both passes grow to 64 KiB tiles (the top pass over 32-byte column
+// groups, the bottom up to 2^13 elements), so that every size up to 2^24
+// takes two passes through memory; larger sizes add passes of at most 11
+// levels (u32 Shoup: 12) on top.  u32 passes over 2^13 columns or more go
+// back to 64-byte groups (128 KiB tiles).
 //
 // u32 transforms from 2^23 take a 14-level bottom pass, which leaves the
 // top pass 9 or 10 levels at 2^23 and 2^24: few enough for 128-byte column
