@@ -321,11 +321,13 @@ int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *
     int bottom = D < 11 ? D : 11;
     int logC = elem == 4 ? (D >= 18 ? 4 : 5) : 3, maxP = 8;
     if (elem == 8 && D >= 10 && D - 10 <= maxP) bottom = 10;
-    // u32 transforms of 2^12 .. 2^16: smaller bottom tiles, more blocks on a
-    // GPU these sizes leave mostly idle: on an H100 the forward 2^13 went
-    // from 7.7 to 6.8 us with 9 levels, 2^16 from 8.5 to 7.7 us with 10;
-    // 2^17 stayed level and 2^18, 2^19 lost (gpu-h100-2026-11-22g-bottom.txt).
-    if (elem == 4 && !product && D >= 12 && D <= 16) bottom = D <= 14 ? 9 : 10;
+    // u32 of 2^12 .. 2^16: smaller bottom tiles, more blocks on a GPU these
+    // sizes leave mostly idle.  On an H100 with 9 levels the forward 2^13
+    // went from 7.7 to 6.8 us and the product 2^14 from 12.2 to 10.5 us, with
+    // 10 the forward 2^16 from 8.5 to 7.7 us and the product from 13.0 to
+    // 12.1 us; 2^17 stayed level or lost, 2^18 and 2^19 lost
+    // (gpu-h100-2026-11-22g-bottom.txt).
+    if (elem == 4 && D >= 12 && D <= 16) bottom = D <= 15 ? 9 : 10;
     if (D > 19) {
         logC = elem == 4 ? 3 : 2;
         maxP = 11;
