@@ -287,11 +287,12 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 
 // ---- pass geometry -----------------------------------------------------------------
 // Up to 2^19 the bottom pass takes the last min(D, 11) levels on contiguous
-// 2^11-element tiles and one pass above takes the rest over 128-byte (32
-// u32) or 64-byte (8 u64) column groups; u32 at 2^18 and 2^19 take 64-byte
-// groups, twice the blocks of that pass (64 or 128 against the H100's 132
-// SMs): forward 2^19 12.7 -> 12.0 us, product 2^19 20.7 -> 19.6 us, 2^18
-// 15.5 -> 15.2 us, where 2^13 to 2^17 lost 1-2% (gpu-h100-2026-11-22g-lc.txt).
+// tiles (u32 of 2^12 .. 2^16: 9 or 10, below) and one pass above takes the
+// rest over 128-byte (32 u32) or 64-byte (8 u64) column groups; u32 at 2^18
+// and 2^19 take 64-byte groups, twice the blocks of that pass (64 or 128
+// against the H100's 132 SMs): forward 2^19 12.7 -> 12.0 us, product 2^19
+// 20.7 -> 19.6 us, 2^18 15.5 -> 15.2 us, where 2^13 to 2^17 lost 1-2%
+// (gpu-h100-2026-11-22g-lc.txt).
 // Beyond, both passes grow to 64 KiB tiles (the top pass over 32-byte column
 // groups, the bottom up to 2^13 elements), so that every size up to 2^24
 // takes two passes through memory; larger sizes add passes of at most 11
