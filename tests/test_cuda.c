@@ -2,9 +2,10 @@
    2^1 .. 2^24 (NTT_TEST_MAX_LOG lowers the top, for compute-sanitizer runs)
    and u32 2^25 and 2^26, both widths, cyclic and negacyclic, natural and
    bit-reversed spectra, every modmul kind of the fast path and every ladder
-   kernel, batches and RNS plans, the host-pointer and the device-pointer calls, ntt_polymul_mod
-   on the GPU (CRT included); and the errors: bad sizes, device memory
-   exhausted, wrong plans.  Exits 77 without a usable GPU. */
+   kernel, batches and RNS plans, the host-pointer and the device-pointer
+   calls, ntt_polymul_mod on the GPU (CRT included); and the errors: bad
+   sizes, device memory exhausted, wrong plans.  NTT_TEST_PART (main) runs
+   one part of it.  Exits 77 without a usable GPU. */
 #include "test_common.h"
 
 #include <cuda_runtime_api.h>

@@ -917,14 +917,17 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     for (size_t i = 0; i < plan->nmod; i++) TRY(build_mod<T>(plan, cp, &plan->mod[i], &mods[i]));
     CK(plan, cudaMalloc(&cp->dmods, mods.n * sizeof(Mod<T>)));
     CK(plan, cudaMemcpy(cp->dmods, mods.p, mods.n * sizeof(Mod<T>), cudaMemcpyHostToDevice));
-    cp->max_smem = pass_smem<T>(cp->fused, true);
-    if (cp->nmpasses > 1 && pass_smem<T>(cp->bus0, false) > cp->max_smem)
-        cp->max_smem = pass_smem<T>(cp->bus0, false);
-    for (int m = 0; m < 2; m++) {  // the transform's passes, the product's above the fused one
-        const Geom *g = m ? cp->mpasses : cp->passes;
-        for (int i = 0; i < (m ? cp->nmpasses - 1 : cp->npasses); i++)
-            if (pass_smem<T>(g[i], false) > cp->max_smem) cp->max_smem = pass_smem<T>(g[i], false);
-    }
+    // The largest tile of any kernel the plan launches: the fused one, the
+    // transform's passes, the product's above the fused one and bus0.
+    auto fit = [cp](const Geom &g, bool fused) {
+        const size_t s = pass_smem<T>(g, fused);
+        if (s > cp->max_smem) cp->max_smem = s;
+    };
+    cp->max_smem = 0;
+    fit(cp->fused, true);
+    for (int i = 0; i < cp->npasses; i++) fit(cp->passes[i], false);
+    for (int i = 0; i + 1 < cp->nmpasses; i++) fit(cp->mpasses[i], false);
+    if (cp->nmpasses > 1) fit(cp->bus0, false);
     return NTT_OK;
 }
 
