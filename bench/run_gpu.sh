@@ -16,7 +16,8 @@
 #   modmul       the modular multiplication chain-16 table with SASS counts
 #   cpu-scaling  the CPU thread-scaling run on the machine's cores
 # With NTT_GPU_BUNDLE=DIR it builds nothing and runs DIR's binaries (made
-# here by bench/gpu_bundle.sh DIR and carried).
+# here by bench/gpu_bundle.sh DIR and carried).  A/B runs of several
+# bundles or environments: bench/gpu_variants.sh.
 # GMP headers: when the machine has none, Debian's libgmp-dev .deb files in
 # .device/ (carried, not committed) are unpacked into a private prefix.
 set -uo pipefail

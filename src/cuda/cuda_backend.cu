@@ -312,8 +312,9 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 // from 509 to 737 us); at 2^22 a 13-level one under a 9-level top pass
 // with 128-byte groups took the product from 142 to 136 us, where at 2^23
 // (10 + 13) it went from 253 to 256 us and is not taken.  NTT_CUDA_BOTTOM=b
-// (u32 transforms, b <= kMaxP) forces the bottom levels, so that the
-// sanitizers reach the 14-level kernels at small sizes.
+// (transforms; b <= kMaxP for u32, kMaxFusedP for u64) forces the bottom
+// levels, so that the sanitizers reach the 14-level kernels at small
+// sizes and sweeps need no rebuild.
 int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *g)
 {
     int k = 0;
@@ -341,8 +342,8 @@ int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *
         // 12-level kernels spill (ptxas: up to 476 bytes) and were not timed.
         if (shoup32 && D >= 25) maxP = 12;
     }
-    const char *eb = elem == 4 && !product ? getenv("NTT_CUDA_BOTTOM") : nullptr;
-    if (eb && *eb && atoi(eb) >= 1 && atoi(eb) <= kMaxP)
+    const char *eb = !product ? getenv("NTT_CUDA_BOTTOM") : nullptr;
+    if (eb && *eb && atoi(eb) >= 1 && atoi(eb) <= (elem == 4 ? kMaxP : kMaxFusedP))
         bottom = atoi(eb) < D ? atoi(eb) : D;
     const int top = D - bottom;
     const int npass = (top + maxP - 1) / maxP;

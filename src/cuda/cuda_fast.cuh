@@ -207,23 +207,35 @@ __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, ui
 {
     constexpr int R = 1 << r;
     const T lim = half_cap<T, CAP>(M);
-    // Up to radix 8 every level's twiddles are loaded before the first
-    // butterfly, so that their latencies overlap; radix 16 would hold 15
-    // twiddles at once, more registers than its kernels have.
-    constexpr bool HOIST = r <= 3;
-    Tw<T> wl[HOIST ? r : 1][1 << (r - 1)];
+    // Up to radix 8, and with compact twiddles (one per level), every
+    // level's twiddles are loaded before the first butterfly, so that their
+    // latencies overlap.  Radix 16 from the tree's tables would hold 15 at
+    // once, more registers than its kernels have: the Shoup kind loads
+    // each level's while the level before works (PF); in the others, there
+    // for the reports' comparisons, it made 12- and 13-level kernels spill
+    // more (ptxas), and they load each level's at its turn.  On an H100,
+    // forward 2^24 172.3 -> 169.9 us (hoisting) -> 167.9 us (PF), 2^20 15.8
+    // -> 15.2 us, 2^18 9.3 -> 9.1 us, products level (bench/results/
+    // gpu-h100-2026-11-22h-twiddles.txt).
+    constexpr bool HOIST = r <= 3 || CT;
+    constexpr bool PF = !HOIST && K == K_SHOUP;
+    Tw<T> wl[HOIST ? r : PF ? 2 : 1][1 << (r - 1)];
     if constexpr (HOIST) {
 #pragma unroll
         for (int q = 0; q < r; q++)
             group_level_tw<K, T, INV, r, CT>(wl[q], q, d, hi, s0, gh, Mg, tab);
     }
+    if constexpr (PF) group_level_tw<K, T, INV, r, CT>(wl[0], 0, d, hi, s0, gh, Mg, tab);
 #pragma unroll
     for (int q = 0; q < r; q++) {
         const int l = INV ? r - 1 - q : q;
         const int dist = R >> (l + 1);
         const bool ct = CT && l > 0;
-        Tw<T>(&w)[1 << (r - 1)] = wl[HOIST ? q : 0];
-        if constexpr (!HOIST) group_level_tw<K, T, INV, r, CT>(w, q, d, hi, s0, gh, Mg, tab);
+        if constexpr (PF)
+            if (q + 1 < r)
+                group_level_tw<K, T, INV, r, CT>(wl[(q + 1) & 1], q + 1, d, hi, s0, gh, Mg, tab);
+        Tw<T>(&w)[1 << (r - 1)] = wl[HOIST ? q : PF ? (q & 1) : 0];
+        if constexpr (!HOIST && !PF) group_level_tw<K, T, INV, r, CT>(w, q, d, hi, s0, gh, Mg, tab);
 #pragma unroll
         for (int e = 0; e < R; e++) {
             if (e & dist) continue;
