@@ -409,7 +409,7 @@ ntt_status launch_tiles(ntt_plan *plan, void (*kern)(PassArgs<T>), const Geom &g
     // u32 passes of 10 levels over 32-byte column groups (the top pass of
     // 2^21) take 256 threads: the Shoup kernels' 72 registers leave room for
     // one block of 512 per SM, or three of 256.  On an H100, forward 2^21
-    // 27.8 -> 25.4 us, product 2^21 79.7 -> 74.6 us; 9 levels (2^20, 56
+    // 27.9 -> 25.5 us, product 2^21 79.7 -> 74.6 us; 9 levels (2^20, 56
     // registers, two blocks of 512 either way) stayed level or gained 2.5%,
     // 11 (2^22) lost 3% (bench/results/gpu-h100-2026-11-22h-threads.txt).
     int tmax = pass_max_threads(sizeof(T), pass_occ(sizeof(T), g));
