@@ -343,8 +343,8 @@ int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *
         if (shoup32 && D >= 25) maxP = 12;
     }
     const char *eb = !product ? getenv("NTT_CUDA_BOTTOM") : nullptr;
-    if (eb && *eb && atoi(eb) >= 1 && atoi(eb) <= (elem == 4 ? kMaxP : kMaxFusedP))
-        bottom = atoi(eb) < D ? atoi(eb) : D;
+    const int fb = eb && *eb ? atoi(eb) : 0;
+    if (fb >= 1 && fb <= (elem == 4 ? kMaxP : kMaxFusedP)) bottom = fb < D ? fb : D;
     const int top = D - bottom;
     const int npass = (top + maxP - 1) / maxP;
     int d = 0;
