@@ -282,7 +282,11 @@ NTT_API NTT_NODISCARD ntt_status ntt_polymul_linear_u64(ntt_plan *plan, uint64_t
  * (item i at element i*stride, modulus i % count of moduli).  Inputs are not
  * range-checked (that would need a synchronization): inputs >= p give
  * unspecified values, never out-of-bounds accesses.  A plan must not be used
- * by two streams at once: its scratch buffers are shared.
+ * by two streams at once: its scratch buffers are shared.  Any element
+ * alignment is accepted; items that start 16-byte aligned (as cudaMalloc's
+ * memory does, with a stride a multiple of 16 bytes) are read and written
+ * 16 bytes at a time where a transform touches consecutive elements, which
+ * is faster.
  * Errors: NTT_EUNSUPPORTED (not a CUDA plan, or no CUDA in this build),
  * NTT_EINVAL (NULL pointers, stride < n, width mismatch), NTT_EBACKEND (a
  * launch failed; the CUDA error is kept in the plan, see
