@@ -291,8 +291,8 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
     // elements per group, R-aligned: 16-byte accesses where the caller's
     // array allows them.  Element by element, each warp-wide store wrote a
     // word into each of 32 sectors, eight times over: on an H100 the u32
-    // forward 2^24 went 167.7 -> 159.5 us, 2^22 45.8 -> 39.9 us, 2^18 9.2 ->
-    // 8.3 us; u64 stayed level (bench/results/gpu-h100-2026-11-22i-vec.txt).
+    // forward 2^24 went 167.7 -> 159.5 us, 2^22 46.0 -> 39.8 us, 2^18 9.2 ->
+    // 8.4 us; u64 stayed level (bench/results/gpu-h100-2026-11-22i-vec.txt).
     constexpr int NV = 16 / sizeof(T);
     constexpr bool VEC = GLO == 0 && R % NV == 0;
     const bool vec_in = VEC && reinterpret_cast<uintptr_t>(io.gin) % 16 == 0;
