@@ -359,8 +359,9 @@ int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *
         // products from 1.18 / 2.42 to 1.21 / 2.77 ms, where the 2^26
         // forward went from 889 to 808 us (gpu-h100-2026-11-22f-big.txt).
         int lc = logC;
-        // u64 transforms beyond 2^19: 64-byte groups where the tile stays
-        // within 64 KiB (three blocks per SM), 32-byte ones above.  On an
+        // u64 transforms beyond 2^19: 64-byte groups in passes of 10 levels
+        // or fewer (tiles of at most 66 KiB, padded: three blocks per SM),
+        // 32-byte ones above.  On an
         // H100, forward 2^20 30.3 -> 29.0 us, 2^21 60.7 -> 58.0 us, 2^25 (two
         // top passes of 6 levels) 1.053 -> 0.971 ms; the 11-level top passes
         // of 2^22 and 2^24 lost with them (122.5 -> 129.0, 456 -> 493-502 us;

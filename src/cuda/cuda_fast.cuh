@@ -295,8 +295,8 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
     // 8.4 us; u64 stayed level (bench/results/gpu-h100-2026-11-22i-vec.txt).
     constexpr int NV = 16 / sizeof(T);
     constexpr bool VEC = GLO == 0 && R % NV == 0;
-    const bool vec_in = VEC && reinterpret_cast<uintptr_t>(io.gin) % 16 == 0;
-    const bool vec_out = VEC && reinterpret_cast<uintptr_t>(io.gout) % 16 == 0;
+    const bool vec_in = VEC && S.lo == 0 && reinterpret_cast<uintptr_t>(io.gin) % 16 == 0;
+    const bool vec_out = VEC && S.lo == 0 && reinterpret_cast<uintptr_t>(io.gout) % 16 == 0;
     const uint32_t lomask = (1u << S.lo) - 1;
     const int gsh = GLO + S.lo;  // log2 of the element stride in global memory
     const unsigned d = (unsigned)(S.d0 + S0);
@@ -353,18 +353,16 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
                     const size_t o = (size_t)e << gsh;
                     x[e] = g0 + o < io.in_len ? gp[o] : T(0);
                 }
-            } else if (S.lo == 0) {  // constant offsets
-                if (vec_in) {
+            } else if (vec_in) {
 #pragma unroll
-                    for (int v = 0; v < R / NV; v++) {
-                        const Vec16<T> t = reinterpret_cast<const Vec16<T> *>(gp)[v];
+                for (int v = 0; v < R / NV; v++) {
+                    const Vec16<T> t = reinterpret_cast<const Vec16<T> *>(gp)[v];
 #pragma unroll
-                        for (int j = 0; j < NV; j++) x[v * NV + j] = t.e[j];
-                    }
-                } else {
-#pragma unroll
-                    for (int e = 0; e < R; e++) x[e] = gp[e << GLO];
+                    for (int j = 0; j < NV; j++) x[v * NV + j] = t.e[j];
                 }
+            } else if (S.lo == 0) {  // constant offsets
+#pragma unroll
+                for (int e = 0; e < R; e++) x[e] = gp[e << GLO];
             } else {
 #pragma unroll
                 for (int e = 0; e < R; e++) x[e] = gp[(size_t)e << gsh];
@@ -388,19 +386,17 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
                     const size_t o = (size_t)e << gsh;
                     if (g0 + o < io.out_len) gp[o] = x[e];
                 }
-            } else if (S.lo == 0) {
-                if (vec_out) {
+            } else if (vec_out) {
 #pragma unroll
-                    for (int v = 0; v < R / NV; v++) {
-                        Vec16<T> t;
+                for (int v = 0; v < R / NV; v++) {
+                    Vec16<T> t;
 #pragma unroll
-                        for (int j = 0; j < NV; j++) t.e[j] = x[v * NV + j];
-                        reinterpret_cast<Vec16<T> *>(gp)[v] = t;
-                    }
-                } else {
-#pragma unroll
-                    for (int e = 0; e < R; e++) gp[e << GLO] = x[e];
+                    for (int j = 0; j < NV; j++) t.e[j] = x[v * NV + j];
+                    reinterpret_cast<Vec16<T> *>(gp)[v] = t;
                 }
+            } else if (S.lo == 0) {
+#pragma unroll
+                for (int e = 0; e < R; e++) gp[e << GLO] = x[e];
             } else {
 #pragma unroll
                 for (int e = 0; e < R; e++) gp[(size_t)e << gsh] = x[e];
