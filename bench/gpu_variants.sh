@@ -3,10 +3,11 @@
 #   VARS="name@bundle:ENV=V,ENV2=V ..."  each variant: a bundle directory made by
 #                                        bench/gpu_bundle.sh (carried) and its environment
 #                                        (may be empty: "base@build-gpub:")
-#   SIZES="case:log ..."                 profile-mode rows: NTT_PROFILE_CASE=case
+#   SIZES="case:log[:count] ..."         profile-mode rows: NTT_PROFILE_CASE=case
 #                                        NTT_PROFILE_LOG=log ntt bench --gpu --profile
-#                                        (0 u32 forward, 1 u64 2^16 x 40, 2 u32 product,
-#                                        3 u64 forward; every row verified)
+#                                        (0 u32 forward, 1 u64 nega 2^log x count, 2 u32
+#                                        product, 3 u64 forward, 4 u32 nega 2^log x count;
+#                                        count 40 unless given; every row verified)
 #   ROUNDS=r (default 2), HEADLINE=1     adds ntt bench --gpu --headline to every round
 # Writes $OUT/summary-var.txt (the graph-warm rows, tagged name-round) and $OUT/var.tgz
 # (every output and JSON file).
@@ -27,11 +28,14 @@ for run in $(seq 1 "${ROUNDS:-2}"); do
       grep -E "graph warm|host to host" "$R/head-$tag.txt" | sed "s/^/$tag /" >> "$R/summary.txt"
     fi
     for s in ${SIZES:-}; do
-      c=${s%%:*} L=${s##*:}
-      env "$lib" "${E[@]}" NTT_PROFILE_CASE="$c" NTT_PROFILE_LOG="$L" NTT_PROFILE_REPS=30 \
-        "$B/ntt" bench --gpu --profile --json "$R/prof-$tag-$c-$L.json" \
-        > "$R/prof-$tag-$c-$L.txt" 2>&1 || echo "prof $tag $s exit $?"
-      grep -E "graph warm" "$R/prof-$tag-$c-$L.txt" | sed "s/^/$tag  /" >> "$R/summary.txt"
+      c=${s%%:*} rest=${s#*:}
+      L=${rest%%:*} N=${rest#*:}
+      [ "$N" = "$rest" ] && N=40
+      f=$R/prof-$tag-$c-$L-$N
+      env "$lib" "${E[@]}" NTT_PROFILE_CASE="$c" NTT_PROFILE_LOG="$L" NTT_PROFILE_COUNT="$N" \
+        NTT_PROFILE_REPS=30 "$B/ntt" bench --gpu --profile --json "$f.json" \
+        > "$f.txt" 2>&1 || echo "prof $tag $s exit $?"
+      grep -E "graph warm" "$f.txt" | sed "s/^/$tag  /" >> "$R/summary.txt"
     done
   done
 done

@@ -655,12 +655,15 @@ int run_tables(const char *json, bool quick, bool profile, bool headline)
         const char *ps = getenv("NTT_PROFILE_LOG");
         const int pl = ps ? atoi(ps) : 0;
         const bool sized = pl >= 2 && pl <= 26;
-        const int plog = sized ? pl : 24, mlog = sized ? pl : 18;
+        const int plog = sized ? pl : 24, mlog = sized ? pl : 18, blog = sized ? pl : 16;
+        // NTT_PROFILE_COUNT: the batch of cases 1 and 4 (default 40).
+        const char *pn = getenv("NTT_PROFILE_COUNT");
+        const size_t cnt = pn && atoi(pn) > 0 ? (size_t)atoi(pn) : 40;
         if (which < 0 || which == 0)
             bench_forward({"profile", NTT_U32, (size_t)1 << plog, 1, {469762049}, 0}, NTT_MODMUL_SHOUP,
                           reps, st, &rng);
         if (which < 0 || which == 1)
-            bench_forward({"profile", NTT_U64, (size_t)1 << 16, 40, {4611685941117976577ull},
+            bench_forward({"profile", NTT_U64, (size_t)1 << blog, cnt, {4611685941117976577ull},
                            NTT_FLAG_NEGACYCLIC}, NTT_MODMUL_SHOUP, reps, st, &rng);
         if (which < 0 || which == 2) {
             const size_t h = (size_t)1 << (mlog - 1);  // operand length
@@ -671,6 +674,9 @@ int run_tables(const char *json, bool quick, bool profile, bool headline)
         if (which < 0 || which == 3)
             bench_forward({"profile", NTT_U64, (size_t)1 << plog, 1, {4611685941117976577ull}, 0},
                           NTT_MODMUL_SHOUP, reps, st, &rng);
+        if (which == 4)
+            bench_forward({"profile", NTT_U32, (size_t)1 << blog, cnt, {469762049},
+                           NTT_FLAG_NEGACYCLIC}, NTT_MODMUL_SHOUP, reps, st, &rng);
         print_group("profile");
         return finish(json, &gi, st);
     }
