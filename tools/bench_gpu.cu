@@ -651,11 +651,13 @@ int run_tables(const char *json, bool quick, bool profile, bool headline)
         // NTT_PROFILE_CASE picks one, so that a profiler's first launches are its kernels.
         const char *pc = getenv("NTT_PROFILE_CASE");
         const int which = pc ? atoi(pc) : -1;
-        // NTT_PROFILE_LOG: the transform size (default 2^24, the product's 2^18).
+        // NTT_PROFILE_LOG: the transform size (default 2^24, the product's 2^18, the
+        // batches' 2^16; those only when NTT_PROFILE_CASE picks them).
         const char *ps = getenv("NTT_PROFILE_LOG");
         const int pl = ps ? atoi(ps) : 0;
         const bool sized = pl >= 2 && pl <= 26;
-        const int plog = sized ? pl : 24, mlog = sized ? pl : 18, blog = sized ? pl : 16;
+        const int plog = sized ? pl : 24, mlog = sized ? pl : 18;
+        const int blog = sized && which >= 0 ? pl : 16;
         // NTT_PROFILE_COUNT: the batch of cases 1 and 4 (default 40).
         const char *pn = getenv("NTT_PROFILE_COUNT");
         const size_t cnt = pn && atoi(pn) > 0 ? (size_t)atoi(pn) : 40;
