@@ -361,12 +361,11 @@ int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *
         int lc = logC;
         // u64 transforms beyond 2^19: 64-byte groups in passes of 10 levels
         // or fewer (tiles of at most 66 KiB, padded: three blocks per SM),
-        // 32-byte ones above.  On an
-        // H100, forward 2^20 30.3 -> 29.0 us, 2^21 60.7 -> 58.0 us, 2^25 (two
-        // top passes of 6 levels) 1.053 -> 0.971 ms; the 11-level top passes
-        // of 2^22 and 2^24 lost with them (122.5 -> 129.0, 456 -> 493-502 us;
-        // gpu-h100-2026-11-22j-u64groups.txt).  Products keep 32-byte groups
-        // (not measured).
+        // 32-byte ones above.  On an H100, forward 2^20 30.3 -> 29.0 us, 2^21
+        // 60.7 -> 58.0 us, 2^25 (two top passes of 6 levels) 1.053 -> 0.971
+        // ms; the 11-level top passes of 2^22 and 2^24 lost with them (122.5
+        // -> 129.0, 456 -> 493-502 us; gpu-h100-2026-11-22j-u64groups.txt).
+        // Products keep 32-byte groups (not measured).
         if (elem == 8 && !product && D > 19 && P <= 10) lc = 3;
         if (elem == 4 && lo >= 13) {
             lc = 15 - P < 5 ? 15 - P : 5;  // 2^(P + lc) u32 in 128 KiB
