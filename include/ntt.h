@@ -107,7 +107,11 @@ typedef enum ntt_modmul {
     NTT_MODMUL_BARRETT = 2,    /* Barrett reduction of the full product */
     NTT_MODMUL_MONTGOMERY = 3, /* twiddles in Montgomery form, REDC */
     NTT_MODMUL_SHOUP = 4       /* precomputed w' = floor(w 2^k / p) for each
-                                  twiddle; pointwise products use Montgomery */
+                                  twiddle; pointwise products use Montgomery.
+                                  The CUDA fast path's u64 plans whose primes
+                                  all lie below 2^50 keep w' = w/p as a double
+                                  and compute in the FP64 units (environment
+                                  NTT_CUDA_FP64=0: the integer kernels) */
 } ntt_modmul;
 
 NTT_API const char *ntt_modmul_name(ntt_modmul m); /* "default", "naive", ... */

@@ -37,6 +37,9 @@ static const uint64_t P32 = 469762049, P64 = 4611685941117976577ull;
 /* A u32 prime above 2^29 (45 2^24 + 1: cyclic sizes to 2^24, negacyclic to
    2^23), for which the fast path keeps the narrower ranges (plan_cap). */
 static const uint64_t P32_WIDE = 754974721;
+/* The largest prime below 2^50 with 2^25 | p-1: the u64 Shoup kind's FP64
+   kernels (every prime below 2^50), at the top of their ranges. */
+static const uint64_t P64_FP = 1125899437080577ull;
 
 static size_t esz(ntt_width w) { return w == NTT_U32 ? 4 : 8; }
 
@@ -159,17 +162,20 @@ static void host_calls(const reference *r, config c)
 
 /* The device-pointer calls on a stream, batched with a gap between items
    and an RNS plan of three primes, against item-by-item scalar results. */
-static void device_calls(ntt_width w, size_t n, unsigned flags, size_t count, size_t stride)
+static void device_calls(ntt_width w, size_t n, unsigned flags, size_t count, size_t stride,
+                         bool fp)
 {
     const uint64_t rns32[3] = {469762049, 104857601, 998244353};
     const uint64_t rns64[3] = {4611685941117976577ull, 1337006139375617ull,
                                4611685692009873409ull};
-    const uint64_t *mods = w == NTT_U32 ? rns32 : rns64;
+    /* below 2^50: the FP64 kernels, one plan constant per item */
+    const uint64_t rnsfp[3] = {P64_FP, 1125899302862849ull, 1099712954369ull};
+    const uint64_t *mods = w == NTT_U32 ? rns32 : fp ? rnsfp : rns64;
     /* 104857601 = 25 2^22 + 1 takes negacyclic sizes up to 2^21 only */
     const size_t nm = w == NTT_U32 && n > ((size_t)1 << 21) ? 1 : 3;
     char ctx[160];
-    snprintf(ctx, sizeof ctx, "device u%d n=%zu flags=%u count=%zu stride=%zu rns=%zu", (int)w, n,
-             flags, count, stride, nm);
+    snprintf(ctx, sizeof ctx, "device u%d n=%zu flags=%u count=%zu stride=%zu rns=%zu%s", (int)w,
+             n, flags, count, stride, nm, fp ? " fp64" : "");
     ntt_plan_options o = {.flags = flags, .batch = 2};
     ntt_plan *pg = NULL, *ps[3] = {NULL, NULL, NULL};
     CHECK_STATUS(NTT_OK, ntt_plan_create_rns(&pg, n, mods, nm, w, NTT_BACKEND_CUDA, &o), "%s", ctx);
@@ -530,10 +536,17 @@ int main(void)
                     host_calls(&r, CONFIGS[0]);
                     ref_free(&r);
                 }
+                /* u64: the default kind's FP64 kernels, every size */
+                if (wi) {
+                    ref_make(&r, w, P64_FP, (size_t)1 << lg, FLAGS[fi]);
+                    host_calls(&r, CONFIGS[0]);
+                    ref_free(&r);
+                }
             }
             for (int lg = 1; lg <= max_log; lg += lg < 12 ? 1 : 4)
-                device_calls(w, (size_t)1 << lg, FLAGS[fi], lg > 20 ? 2 : 5,
-                             ((size_t)1 << lg) + (lg > 20 ? 0 : 3));
+                for (int fp = 0; fp <= wi; fp++)
+                    device_calls(w, (size_t)1 << lg, FLAGS[fi], lg > 20 ? 2 : 5,
+                                 ((size_t)1 << lg) + (lg > 20 ? 0 : 3), fp);
         }
     }
     /* Beyond 2^24, u32 only, every kind of the fast path: a top pass of 11

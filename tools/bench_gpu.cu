@@ -176,9 +176,14 @@ struct FwdCase {
 void bench_forward(const FwdCase &c, ntt_modmul mm, int reps, cudaStream_t st, rng_t *rng)
 {
     const size_t e = c.w == NTT_U32 ? 4 : 8, per = c.n * c.count * e;
+    // u64 rows name the primes' size: below 2^50 the Shoup kind computes in FP64.
+    uint64_t pmax = 0;
+    for (uint64_t q : c.mods) pmax = q > pmax ? q : pmax;
+    char bits[16] = "";
+    if (c.w == NTT_U64) snprintf(bits, sizeof bits, " %d-bit", 64 - __builtin_clzll(pmax | 1));
     char name[128];
-    snprintf(name, sizeof name, "fwd u%d 2^%d x %zu%s%s %s", (int)c.w, __builtin_ctzll(c.n),
-             c.count, c.mods.size() > 1 ? " (RNS)" : "",
+    snprintf(name, sizeof name, "fwd u%d 2^%d x %zu%s%s%s %s", (int)c.w, __builtin_ctzll(c.n),
+             c.count, c.mods.size() > 1 ? " (RNS)" : "", bits,
              c.flags & NTT_FLAG_NEGACYCLIC ? " nega" : " cyclic", ntt_modmul_name(mm));
     ntt_plan_options o = {};
     o.flags = c.flags;
@@ -661,12 +666,20 @@ int run_tables(const char *json, bool quick, bool profile, bool headline)
         // NTT_PROFILE_COUNT: the batch of cases 1 and 4 (default 40).
         const char *pn = getenv("NTT_PROFILE_COUNT");
         const size_t cnt = pn && atoi(pn) > 0 ? (size_t)atoi(pn) : 40;
+        // NTT_PROFILE_BITS: the u64 cases' prime below 2^bits (default 62;
+        // 50 and less take the FP64 kernels), 2^25 | p-1.
+        const char *pb = getenv("NTT_PROFILE_BITS");
+        uint64_t p64 = 4611685941117976577ull;
+        if (pb && (atoi(pb) < 27 || atoi(pb) > 62 || ntt_find_prime((unsigned)atoi(pb), 25, 0, &p64) != NTT_OK)) {
+            fprintf(stderr, "ntt bench --gpu: NTT_PROFILE_BITS=%s: need 27 .. 62\n", pb);
+            return EXIT_USAGE;
+        }
         if (which < 0 || which == 0)
             bench_forward({"profile", NTT_U32, (size_t)1 << plog, 1, {469762049}, 0}, NTT_MODMUL_SHOUP,
                           reps, st, &rng);
         if (which < 0 || which == 1)
-            bench_forward({"profile", NTT_U64, (size_t)1 << blog, cnt, {4611685941117976577ull},
-                           NTT_FLAG_NEGACYCLIC}, NTT_MODMUL_SHOUP, reps, st, &rng);
+            bench_forward({"profile", NTT_U64, (size_t)1 << blog, cnt, {p64}, NTT_FLAG_NEGACYCLIC},
+                          NTT_MODMUL_SHOUP, reps, st, &rng);
         if (which < 0 || which == 2) {
             const size_t h = (size_t)1 << (mlog - 1);  // operand length
             MulCase m = {"profile", 2 * h, h, h, 469762049, NTT_VARIANT_FAST, NTT_MODMUL_SHOUP, 0, 0, ""};
@@ -674,8 +687,8 @@ int run_tables(const char *json, bool quick, bool profile, bool headline)
             bench_polymul(m, reps, true, true, st, &rng);
         }
         if (which < 0 || which == 3)
-            bench_forward({"profile", NTT_U64, (size_t)1 << plog, 1, {4611685941117976577ull}, 0},
-                          NTT_MODMUL_SHOUP, reps, st, &rng);
+            bench_forward({"profile", NTT_U64, (size_t)1 << plog, 1, {p64}, 0}, NTT_MODMUL_SHOUP,
+                          reps, st, &rng);
         if (which == 4)
             bench_forward({"profile", NTT_U32, (size_t)1 << blog, cnt, {469762049},
                            NTT_FLAG_NEGACYCLIC}, NTT_MODMUL_SHOUP, reps, st, &rng);
@@ -690,17 +703,23 @@ int run_tables(const char *json, bool quick, bool profile, bool headline)
         m.label = std::string("polymul u32 131072 x 131072 (2^18) ") + ntt_modmul_name(mm);
         bench_polymul(m, reps, true, true, st, &rng);
     }
-    std::vector<uint64_t> one = {4611685941117976577ull}, forty;
+    // u64 with 62-bit primes (the integer kernels) and with 50-bit ones (the
+    // Shoup kind's FP64 kernels; Montgomery stays integer).
+    std::vector<uint64_t> one = {4611685941117976577ull}, forty, one50 = {0}, forty50;
     for (unsigned i = 0; i < 40; i++) {
         uint64_t q;
         if (ntt_find_prime(62, 17, i, &q) == NTT_OK) forty.push_back(q);
+        if (ntt_find_prime(50, 17, i, &q) == NTT_OK) forty50.push_back(q);
     }
+    if (ntt_find_prime(50, 25, 0, &one50[0]) != NTT_OK) one50 = one;
     for (ntt_modmul mm : {NTT_MODMUL_MONTGOMERY, NTT_MODMUL_SHOUP}) {
         bench_forward({H, NTT_U64, (size_t)1 << 16, 40, one, NTT_FLAG_NEGACYCLIC}, mm, reps, st, &rng);
         bench_forward({H, NTT_U64, (size_t)1 << 16, 40, forty, NTT_FLAG_NEGACYCLIC}, mm, reps, st, &rng);
+        bench_forward({H, NTT_U64, (size_t)1 << 16, 40, forty50, NTT_FLAG_NEGACYCLIC}, mm, reps, st, &rng);
         bench_forward({H, NTT_U32, (size_t)1 << 18, 1, {469762049}, 0}, mm, reps, st, &rng);
         bench_forward({H, NTT_U32, (size_t)1 << 24, 1, {469762049}, 0}, mm, quick ? 5 : 30, st, &rng);
         bench_forward({H, NTT_U64, (size_t)1 << 24, 1, one, 0}, mm, quick ? 5 : 30, st, &rng);
+        bench_forward({H, NTT_U64, (size_t)1 << 24, 1, one50, 0}, mm, quick ? 5 : 30, st, &rng);
     }
     print_group(H);
 

@@ -44,6 +44,7 @@ struct CudaPlan {
     Geom fused;                // mpasses' last, as the fused kernel takes it
     Geom bus0;                 // mpasses[0] for products on host memory (init_mods)
     size_t max_smem;
+    int kind;                  // the kernels' arithmetic: plan->modmul, or K_FP64 (plan_kind)
     int last_error;
 };
 
@@ -120,6 +121,13 @@ template <class T> struct HostMod {
         case K_SHOUP:
             return Tw<T>{(T)v, sizeof(T) == 4 ? (T)(ntt_shoup_pre64(v, p) >> 32)
                                               : (T)ntt_shoup_pre64(v, p)};
+        case K_FP64: {  // w and w/p as doubles' bits (exact: v < p < 2^50)
+            const double w = (double)v, q = w / (double)p;
+            T bw, bq;
+            memcpy(&bw, &w, sizeof bw);
+            memcpy(&bq, &q, sizeof bq);
+            return Tw<T>{bw, bq};
+        }
         case K_MONT: {
             T w = mform(v);
             return Tw<T>{w, (T)(w * pinv_pos)};
@@ -199,7 +207,7 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 {
     const uint64_t p = cm->p;
     const size_t n = plan->n;
-    const int kind = plan->modmul;
+    const int kind = cp->kind;
     HostMod<T> H{cm, kind, 0};
     H.pinv_pos = (T)(0 - ntt_mont_pinv64(p));  // -(-p^-1 mod 2^64), truncated to T's width
 
@@ -212,6 +220,8 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
     M.a.np = (T)(0 - p);
     M.a.mu = cm->mu;
     M.a.k = cm->k;
+    M.a.dp = (double)p;
+    M.a.dpi = 1.0 / (double)p;
     M.one_m = (T)cm->r_mod;
     const bool redc = kind == K_MONT || kind == K_SHOUP;
     const uint64_t finv = redc ? cm->r_mod : 1 % p;
@@ -464,7 +474,7 @@ template <class T, int K, int P, int OCC, bool CT> PassKernel<T> cap_kernel(Fami
 
 template <class T, int K, int P, int OCC> PassKernel<T> ct_kernel(Family f, const Geom &g)
 {
-    if constexpr (K == K_SHOUP && sizeof(T) == 4 && P >= kMinCompactP)
+    if constexpr (((K == K_SHOUP && sizeof(T) == 4) || K == K_FP64) && P >= kMinCompactP)
         if (g.ct) return cap_kernel<T, K, P, OCC, true>(f, g);
     return cap_kernel<T, K, P, OCC, false>(f, g);
 }
@@ -788,7 +798,9 @@ template <class T, int K> struct Impl {
     {
         if (p->variant == NTT_VARIANT_FAST)
             return fast_transform<T, K>(p, static_cast<T *>(d), count, stride, st, inv);
-        return ladder_transform<T, K>(p, static_cast<T *>(d), count, stride, st, inv);
+        if constexpr (K != K_FP64)  // the fast path's only (plan_kind)
+            return ladder_transform<T, K>(p, static_cast<T *>(d), count, stride, st, inv);
+        return NTT_EUNSUPPORTED;
     }
     static ntt_status pointwise(ntt_plan *p, void *c, const void *a, const void *b, size_t count,
                                 size_t stride, cudaStream_t st)
@@ -803,8 +815,10 @@ template <class T, int K> struct Impl {
         if (p->variant == NTT_VARIANT_FAST)
             return fast_polymul<T, K>(p, static_cast<T *>(c), lc, static_cast<const T *>(a), la,
                                       static_cast<const T *>(b), lb, count, stride, st, arr);
-        return ladder_polymul<T, K>(p, static_cast<T *>(c), lc, static_cast<const T *>(a), la,
-                                    static_cast<const T *>(b), lb, count, stride, st, arr);
+        if constexpr (K != K_FP64)
+            return ladder_polymul<T, K>(p, static_cast<T *>(c), lc, static_cast<const T *>(a), la,
+                                        static_cast<const T *>(b), lb, count, stride, st, arr);
+        return NTT_EUNSUPPORTED;
     }
     // The dynamic shared-memory limit is an attribute of the kernel, shared by
     // every plan in the process: raised to the device's maximum, never set to
@@ -854,7 +868,13 @@ const Table kTables[2][4] = {
     {table_of<uint64_t, K_NAIVE>(), table_of<uint64_t, K_BARRETT>(), table_of<uint64_t, K_MONT>(),
      table_of<uint64_t, K_SHOUP>()}};
 
-const Table &tab(const ntt_plan *p) { return kTables[p->width == NTT_U64][p->modmul - 1]; }
+const Table kFp64Table = table_of<uint64_t, K_FP64>();
+
+const Table &tab(const ntt_plan *p)
+{
+    const int kind = cp_of(p)->kind;
+    return kind == K_FP64 ? kFp64Table : kTables[p->width == NTT_U64][kind - 1];
+}
 
 // ---- plan set-up ----------------------------------------------------------------------
 
@@ -887,6 +907,20 @@ bool u32_shoup_fast(const ntt_plan *plan)
            plan->modmul == NTT_MODMUL_SHOUP;
 }
 
+// The u64 Shoup kind of the fast path computes in FP64 (K_FP64,
+// cuda_common.cuh) when every prime lies below 2^50; NTT_CUDA_FP64=0 keeps
+// the integer kernels, for A/B runs.
+int plan_kind(const ntt_plan *plan)
+{
+    const char *e = getenv("NTT_CUDA_FP64");
+    if ((e && atoi(e) == 0) || plan->variant != NTT_VARIANT_FAST || plan->width != NTT_U64 ||
+        plan->modmul != NTT_MODMUL_SHOUP)
+        return plan->modmul;
+    for (size_t i = 0; i < plan->nmod; i++)
+        if (plan->mod[i].p >= ((uint64_t)1 << kFp64Bits)) return plan->modmul;
+    return K_FP64;
+}
+
 // The ranges the fast path's kernels keep (Geom::cap, group_butterflies):
 // below 8p where the u32 Shoup kernels have every prime below 2^29, else
 // below 4p.  NTT_CUDA_CAP=4 keeps the narrower ones, for A/B runs.
@@ -905,19 +939,24 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     const bool s32 = u32_shoup_fast(plan);
     cp->npasses = plan_passes(D, sizeof(T), pass_rmax<T>(), false, s32, cp->passes);
     cp->nmpasses = plan_passes(D, sizeof(T), pass_rmax<T>(), true, s32, cp->mpasses);
-    // Compact twiddles (group_butterflies) from 2^22 on, u32 only: on an
-    // H100, u32 forward 2^22 / 2^23 / 2^24 took 55.9 / 158.5 / 196 us with
+    // Compact twiddles (group_butterflies) from 2^22 on for the u32 Shoup
+    // kind: on an H100, u32 forward 2^22 / 2^23 / 2^24 took 55.9 / 158.5 / 196 us with
     // the tree's tables and 54.4 / 148 / 192 us with them, 2^20 and 2^21
-    // (tables in L2) 17.5 -> 19.0 and 29.5 -> 32.9 us; u64 2^24, whose passes
-    // are bound by arithmetic, 521 -> 547 us (gpu-h100-2026-11-21l-ct.txt).
+    // (tables in L2) 17.5 -> 19.0 and 29.5 -> 32.9 us; u64 2^24 in the
+    // integer kernels, bound by arithmetic, 521 -> 547 us (gpu-h100-2026-11-21l-ct.txt).
+    // The FP64 kernels (u64, plan_kind), whose products are cheap, take them
+    // from 2^16: u64 forward 2^24 432 -> 401 us, 2^22 116 -> 106 us, 2^20
+    // 23.4 -> 22.9 us, 2^16 x 40 36.2 -> 35.5 us, 2^16 x 4 level on an H100
+    // (gpu-h100-2026-11-23a-fp64.txt).
     // NTT_CUDA_COMPACT_LOG=k moves the threshold, for tests and A/B runs.
     const char *cl = getenv("NTT_CUDA_COMPACT_LOG");
-    const int compact_log = cl && *cl ? atoi(cl) : 22;
+    const int compact_log = cl && *cl ? atoi(cl) : cp->kind == K_FP64 ? 16 : 22;
     const int cap = plan_cap(plan);
     for (int m = 0; m < 2; m++) {
         Geom *g = m ? cp->mpasses : cp->passes;
         const int np = m ? cp->nmpasses : cp->npasses;
-        g[np - 1].ct = s32 && np > 1 && g[np - 1].P >= kMinCompactP && D >= compact_log;
+        g[np - 1].ct = (s32 || cp->kind == K_FP64) && np > 1 && g[np - 1].P >= kMinCompactP &&
+                       D >= compact_log;
         for (int i = 0; i < np; i++) g[i].cap = cap;
     }
     cp->fused = cp->mpasses[cp->nmpasses - 1];
@@ -954,6 +993,7 @@ ntt_status cuda_plan_init_inner(ntt_plan *plan)
     cudaDeviceProp prop;
     CK(plan, cudaGetDeviceProperties(&prop, cp->device));
     cp->elem = plan->width == NTT_U32 ? 4 : 8;
+    cp->kind = plan_kind(plan);
     TRY(plan->width == NTT_U32 ? init_mods<uint32_t>(plan, cp) : init_mods<uint64_t>(plan, cp));
     if (cp->max_smem > prop.sharedMemPerBlockOptin) return NTT_EUNSUPPORTED;
     TRY(tab(plan).prepare(plan, (int)prop.sharedMemPerBlockOptin));

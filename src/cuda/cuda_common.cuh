@@ -26,8 +26,10 @@ namespace nttc {
 
 typedef unsigned __int128 u128;
 
-// Modular multiplication kinds, numbered as ntt_modmul.
-enum { K_NAIVE = 1, K_BARRETT = 2, K_MONT = 3, K_SHOUP = 4 };
+// Modular multiplication kinds, numbered as ntt_modmul, and K_FP64: the
+// u64 Shoup kind of the fast path when every prime lies below 2^kFp64Bits
+// (plan_kind), computed in the FP64 units (below).
+enum { K_NAIVE = 1, K_BARRETT = 2, K_MONT = 3, K_SHOUP = 4, K_FP64 = 5 };
 
 // A twiddle and its kind-specific companion: nothing (naive, Barrett), the
 // Shoup quotient floor(w 2^k / p), or for Montgomery the value in
@@ -44,6 +46,7 @@ template <class T> struct Ar {
     T np;         // -p mod 2^k (u64 Shoup, mulw)
     uint64_t mu;  // Barrett: u32 floor(2^64 / p); u64 floor(2^(2k) / p)
     unsigned k;   // bit length of p
+    double dp, dpi;  // K_FP64: p and 1/p rounded
 };
 
 // Everything a kernel needs about one modulus; lives in device memory, one
@@ -62,7 +65,7 @@ template <class T> struct Mod {
     // Tree-order tables (other kinds), each twiddle beside its companion so
     // that one 8- or 16-byte load brings both.
     const Tw<T> *ftw, *itw;
-    // Compact twiddles (cuda_fast.cuh, group_butterflies; u32 Shoup plans):
+    // Compact twiddles (cuda_fast.cuh, group_butterflies; u32 Shoup and FP64 plans):
     // ftl[l][2^j + m] = ftw[2^(j+l) + m 2^l] for l = 1..3 (itl: itw), and
     // rho[0][2^l + t] = w(l, t) / w(l, 0) for t < 2^l (rho[1]: inverse).
     const Tw<T> *ftl[4], *itl[4];
@@ -138,13 +141,72 @@ __device__ __forceinline__ uint64_t csub(uint64_t x, uint64_t m)
     return (int64_t)t < 0 ? x : t;
 }
 
+// ---- FP64 arithmetic (K_FP64) --------------------------------------------------
+// A u64 modular product is a chain of 32-bit partial products on the
+// integer multiply-add pipe (the high word of y w', the low words of y w
+// and q p), which kept that pipe 62-66% busy in the u64 passes; a Hopper
+// SM has as many FP64 lanes as INT32 ones, idle until then.  For p < 2^50 the product is six FP64
+// operations (the FFT-over-doubles method of FLINT's fft_small): with w' =
+// w/p rounded, q = round(y w') is the quotient within 0.75, and
+// y w - q p = (h - q p) + l, where h + l = y w exactly (l = fma(y, w, -h)),
+// is an exact integer of magnitude below 0.75p.  Values are integers held
+// in doubles (bit patterns in the u64 arrays and tiles between rounds and
+// passes), converted from and to [0, p) where a transform reads its input
+// and writes its output.  The _rn intrinsics keep the compiler from
+// fusing or reordering any of it.
+constexpr int kFp64Bits = 50;
+constexpr double kTwo52 = 4503599627370496.0;      // 2^52
+constexpr double kRound = 6755399441055744.0;      // 1.5 2^52: x + kRound - kRound = round(x), |x| < 2^51
+constexpr uint64_t kTwo52Bits = 0x4330000000000000ull;  // the bits of 2^52
+
+__device__ __forceinline__ double as_dbl(uint64_t x) { return __longlong_as_double((long long)x); }
+__device__ __forceinline__ uint64_t as_bits(double x) { return (uint64_t)__double_as_longlong(x); }
+
+// y w - q p for q = round(y wq) (wq = w/p, or 1/p with y w in place of y):
+// exact when |y w| / p < 2^51 and the quotient is right within 1.
+__device__ __forceinline__ double fmul_q(double y, double w, double y_q, double wq, double p)
+{
+    const double h = __dmul_rn(y, w);
+    const double l = __fma_rn(y, w, -h);
+    const double q = __dadd_rn(__fma_rn(y_q, wq, kRound), -kRound);
+    return __dadd_rn(__fma_rn(-q, p, h), l);
+}
+// y w mod p for |y| < 2^51, w < p < 2^50, W = (w, w/p): magnitude at most
+// 0.75p (|y w'| < 2^51 for the rounding, |y w' - y w/p| <= 2^51 2^-53).
+__device__ __forceinline__ double fmulw(double y, double w, double wq, double p)
+{
+    return fmul_q(y, w, y, wq, p);
+}
+// a b mod p for |a b| / p < 2^50: magnitude below 0.875p (the quotient
+// from h/p, relative error 3 2^-53).
+__device__ __forceinline__ double fmul2(double a, double b, double p, double pi)
+{
+    return fmul_q(a, b, __dmul_rn(a, b), pi, p);
+}
+// An integer double -> the same mod p, magnitude at most p/2 + 1.
+__device__ __forceinline__ double freduce(double x, double p, double pi)
+{
+    const double q = __dadd_rn(__fma_rn(x, pi, kRound), -kRound);
+    return __fma_rn(-q, p, x);
+}
+// [0, 2^52) -> the same integer as a double.
+__device__ __forceinline__ double from_u64(uint64_t v) { return __dadd_rn(as_dbl(v | kTwo52Bits), -kTwo52); }
+// An integer double in (-p, p) -> [0, p).
+__device__ __forceinline__ uint64_t to_u64(double x, double p)
+{
+    x = x < 0 ? __dadd_rn(x, p) : x;
+    return as_bits(__dadd_rn(x, kTwo52)) & ((1ull << 52) - 1);
+}
+
 // ---- multiplication by a fixed twiddle ---------------------------------------
 // y in [0, 4p) (any y < 2^k for Shoup and Montgomery); result y w mod p in
 // [0, 2p).
 template <int K, class T>
 __device__ __forceinline__ T mulw(T y, Tw<T> W, const Ar<T> &M)
 {
-    if (K == K_SHOUP) {
+    if constexpr (K == K_FP64) {  // doubles' bits; |y| < 2^51, result below 0.75p
+        return as_bits(fmulw(as_dbl(y), as_dbl(W.w), as_dbl(W.x), M.dp));
+    } else if (K == K_SHOUP) {
         T q = mulhi(y, W.x);
         // u64: y w + q (-p) is one multiply-add chain, without the two
         // instructions that negate q p.
@@ -181,7 +243,9 @@ __device__ __forceinline__ T mulw(T y, Tw<T> W, const Ar<T> &M)
 template <int K, class T>
 __device__ __forceinline__ T mul2(T a, T b, const Ar<T> &M)
 {
-    if (K == K_MONT || K == K_SHOUP) {
+    if constexpr (K == K_FP64) {  // doubles' bits, |a b| / p < 2^50; F = 1, result below 0.875p
+        return as_bits(fmul2(as_dbl(a), as_dbl(b), M.dp, M.dpi));
+    } else if (K == K_MONT || K == K_SHOUP) {
         T ra = csub(csub(a, M.p2), M.p);  // a b < p 4p, so hi(a b) < p
         T lo = ra * b;
         return mulhi(ra, b) - mulhi(lo * M.pinv, M.p) + M.p;

@@ -27,7 +27,7 @@ enum {
 struct Geom {
     int d0, P, lo, logC;
     int rmax;  // most levels one round keeps in registers (3 or 4)
-    int ct;    // compact twiddles (group_butterflies): u32, Shoup kind, P >= kMinCompactP
+    int ct;    // compact twiddles (group_butterflies): u32 Shoup or FP64 kind, P >= kMinCompactP
     int cap;   // values stay below cap p (lazy ranges, below): 4, or 8 (plan_cap)
 };
 
@@ -55,8 +55,9 @@ constexpr int kMaxP = 14;
 // Columns of more levels than this exist only in u32 transforms
 // (plan_passes): products (the fused kernel's two tiles) and u64 stop here.
 constexpr int kMaxFusedP = 13;
-// Compact twiddles are made for the u32 passes of this many levels and
-// more: the bottom passes of the sizes whose tables outgrow L2.
+// Compact twiddles are made for the passes of this many levels and more
+// (u32 Shoup and FP64 kinds): the bottom passes of the sizes whose tables
+// outgrow L2 or whose twiddle loads cost more than the products they save.
 constexpr int kMinCompactP = 10;
 
 template <class T> struct PassArgs {
@@ -187,6 +188,33 @@ template <class T, int CAP> __device__ __forceinline__ T reduce_cap(T x, const A
     return csub(csub(x, M.p2), M.p);
 }
 
+// One butterfly of the FP64 kind (cuda_common.cuh), values doubles' bits.
+// Forward (CT): u + v, u - v with v = y w below 0.75p; the round reduces
+// (group_butterflies).  Inverse (GS): the sum reduced to p/2 + 1 and the
+// difference multiplied, so that every value stays below 0.75p and every
+// difference below 1.5p (inputs read as integers: below p, 2p); at the
+// root, both multiplied by the scale factors.  With compact twiddles the
+// multiplier input is first multiplied by rho (rh, when not null).
+template <bool INV, class T>
+__device__ __forceinline__ void fp64_butterfly(T &xe, T &xd, Tw<T> W, const Tw<T> *rh,
+                                               const Ar<T> &M, bool root, Tw<T> sc, Tw<T> sc1)
+{
+    const double a = as_dbl(xe), b = as_dbl(xd), p = M.dp;
+    auto mul = [&](double y, Tw<T> V) { return fmulw(y, as_dbl(V.w), as_dbl(V.x), p); };
+    auto twist = [&](double y) { return rh ? mul(y, *rh) : y; };
+    if (!INV) {
+        const double v = mul(twist(b), W);
+        xe = as_bits(__dadd_rn(a, v));
+        xd = as_bits(__dadd_rn(a, -v));
+    } else if (root) {
+        xe = as_bits(mul(__dadd_rn(a, b), sc));
+        xd = as_bits(mul(__dadd_rn(a, -b), sc1));
+    } else {
+        xe = as_bits(freduce(__dadd_rn(a, b), p, M.dpi));
+        xd = as_bits(mul(twist(__dadd_rn(a, -b)), W));
+    }
+}
+
 // The butterflies of one group in registers: levels l = 0 .. r-1 of the
 // round (level l has 2^l distinct twiddles), the round's first level being
 // level s0 of the pass.
@@ -241,6 +269,12 @@ __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, ui
             if (e & dist) continue;
             const int t = e >> (r - l);
             const Tw<T> W = w[ct ? 0 : t];
+            if constexpr (K == K_FP64) {
+                const Tw<T> *rh = ct && t > 0 ? &Mg.rho[INV][(1 << l) + t] : nullptr;
+                fp64_butterfly<INV>(x[e], x[e + dist], W, rh, M, scale_root && s0 + l == 0, sc,
+                                    sc1);
+                continue;
+            }
             if (!INV) {
                 T u = fwd_reduces<CAP>(s0 + l) ? csub(x[e], lim) : x[e];
                 T y = x[e + dist];
@@ -261,6 +295,12 @@ __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, ui
             }
         }
     }
+    // The forward's values grow by 0.75p a level; a round starts below
+    // p/2 + 1 and ends below 2.75p + 1, with every multiplier input below
+    // 2p + 1 < 2^51.
+    if constexpr (K == K_FP64 && !INV)
+#pragma unroll
+        for (int e = 0; e < R; e++) x[e] = as_bits(freduce(as_dbl(x[e]), M.dp, M.dpi));
 }
 
 // 16 bytes of consecutive elements, one vector access.
@@ -287,6 +327,10 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
     const bool partial_in = from_global && io.in_len < n;
     const bool partial_out = to_global && io.out_len < n;
     const bool reduce = to_global && (io.flags & F_REDUCE);
+    // K_FP64: a transform's first pass reads integers (the forward's top,
+    // the inverse's bottom), its last writes them (F_REDUCE); the passes
+    // between exchange doubles.
+    const bool in_int = INV ? S.lo == 0 : S.d0 == 0;
     // The round of a bottom pass's last levels (GLO = 0) holds R consecutive
     // elements per group, R-aligned: 16-byte accesses where the caller's
     // array allows them.  Element by element, each warp-wide store wrote a
@@ -371,13 +415,23 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
 #pragma unroll
             for (int e = 0; e < R; e++) x[e] = trow[S.pad(e << GLO)];
         }
+        if constexpr (K == K_FP64)
+            if (from_global && in_int) {
+#pragma unroll
+                for (int e = 0; e < R; e++) {
+                    const double v = from_u64(x[e]);
+                    x[e] = as_bits(INV ? v : freduce(v, M.dp, M.dpi));
+                }
+            }
         group_butterflies<K, T, INV, r, CT, CAP>(x, d, hi, S0, gh, Mg, M, tab, scale_root, sc,
                                                  sc1);
         if (to_global) {
             if (reduce) {  // the inverse's last level scales: values below 2p
 #pragma unroll
                 for (int e = 0; e < R; e++)
-                    x[e] = INV ? csub(x[e], M.p) : reduce_cap<T, CAP>(x[e], M);
+                    x[e] = K == K_FP64 ? to_u64(as_dbl(x[e]), M.dp)
+                           : INV       ? csub(x[e], M.p)
+                                       : reduce_cap<T, CAP>(x[e], M);
             }
             T *gp = io.gout + g0;
             if (partial_out) {
@@ -584,6 +638,10 @@ __global__ void k_pointwise(T *c, const T *a, const T *b, size_t n, size_t strid
     const size_t off = item * stride;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x) {
+        if constexpr (K == K_FP64) {
+            c[off + i] = to_u64(fmul2(from_u64(a[off + i]), from_u64(b[off + i]), M.dp, M.dpi), M.dp);
+            continue;
+        }
         T v = mul2<K, T>(a[off + i], b[off + i], M);
         if (K == K_MONT || K == K_SHOUP) v = mulw<K, T>(v, Mg.fix, M);
         c[off + i] = csub(v, M.p);

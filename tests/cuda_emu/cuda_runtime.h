@@ -9,6 +9,7 @@
 
 #include "cuda_runtime_api.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -44,6 +45,23 @@ inline unsigned long long __brevll(unsigned long long x)
     unsigned long long r = 0;
     for (int i = 0; i < 64; i++, x >>= 1) r = (r << 1) | (x & 1);
     return r;
+}
+/* Double precision as the device rounds it: every operation once, to
+   nearest (the emulator is built with -ffp-contract=off). */
+inline double __dmul_rn(double a, double b) { return a * b; }
+inline double __dadd_rn(double a, double b) { return a + b; }
+inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }
+inline double __longlong_as_double(long long x)
+{
+    double d;
+    memcpy(&d, &x, sizeof d);
+    return d;
+}
+inline long long __double_as_longlong(double d)
+{
+    long long x;
+    memcpy(&x, &d, sizeof x);
+    return x;
 }
 inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
 template <class T> inline T min(T a, T b) { return b < a ? b : a; }
