@@ -715,6 +715,7 @@ int run_tables(const char *json, bool quick, bool profile, bool headline)
     for (ntt_modmul mm : {NTT_MODMUL_MONTGOMERY, NTT_MODMUL_SHOUP}) {
         bench_forward({H, NTT_U64, (size_t)1 << 16, 40, one, NTT_FLAG_NEGACYCLIC}, mm, reps, st, &rng);
         bench_forward({H, NTT_U64, (size_t)1 << 16, 40, forty, NTT_FLAG_NEGACYCLIC}, mm, reps, st, &rng);
+        bench_forward({H, NTT_U64, (size_t)1 << 16, 40, one50, NTT_FLAG_NEGACYCLIC}, mm, reps, st, &rng);
         bench_forward({H, NTT_U64, (size_t)1 << 16, 40, forty50, NTT_FLAG_NEGACYCLIC}, mm, reps, st, &rng);
         bench_forward({H, NTT_U32, (size_t)1 << 18, 1, {469762049}, 0}, mm, reps, st, &rng);
         bench_forward({H, NTT_U32, (size_t)1 << 24, 1, {469762049}, 0}, mm, quick ? 5 : 30, st, &rng);
