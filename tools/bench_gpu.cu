@@ -670,7 +670,8 @@ int run_tables(const char *json, bool quick, bool profile, bool headline)
         // 50 and less take the FP64 kernels), 2^25 | p-1.
         const char *pb = getenv("NTT_PROFILE_BITS");
         uint64_t p64 = 4611685941117976577ull;
-        if (pb && (atoi(pb) < 27 || atoi(pb) > 62 || ntt_find_prime((unsigned)atoi(pb), 25, 0, &p64) != NTT_OK)) {
+        const int nb = pb ? atoi(pb) : 62;
+        if (pb && (nb < 27 || nb > 62 || ntt_find_prime((unsigned)nb, 25, 0, &p64) != NTT_OK)) {
             fprintf(stderr, "ntt bench --gpu: NTT_PROFILE_BITS=%s: need 27 .. 62\n", pb);
             return EXIT_USAGE;
         }
@@ -713,10 +714,9 @@ int run_tables(const char *json, bool quick, bool profile, bool headline)
     }
     if (ntt_find_prime(50, 25, 0, &one50[0]) != NTT_OK) one50 = one;
     for (ntt_modmul mm : {NTT_MODMUL_MONTGOMERY, NTT_MODMUL_SHOUP}) {
-        bench_forward({H, NTT_U64, (size_t)1 << 16, 40, one, NTT_FLAG_NEGACYCLIC}, mm, reps, st, &rng);
-        bench_forward({H, NTT_U64, (size_t)1 << 16, 40, forty, NTT_FLAG_NEGACYCLIC}, mm, reps, st, &rng);
-        bench_forward({H, NTT_U64, (size_t)1 << 16, 40, one50, NTT_FLAG_NEGACYCLIC}, mm, reps, st, &rng);
-        bench_forward({H, NTT_U64, (size_t)1 << 16, 40, forty50, NTT_FLAG_NEGACYCLIC}, mm, reps, st, &rng);
+        for (const std::vector<uint64_t> *m : {&one, &forty, &one50, &forty50})
+            bench_forward({H, NTT_U64, (size_t)1 << 16, 40, *m, NTT_FLAG_NEGACYCLIC}, mm, reps, st,
+                          &rng);
         bench_forward({H, NTT_U32, (size_t)1 << 18, 1, {469762049}, 0}, mm, reps, st, &rng);
         bench_forward({H, NTT_U32, (size_t)1 << 24, 1, {469762049}, 0}, mm, quick ? 5 : 30, st, &rng);
         bench_forward({H, NTT_U64, (size_t)1 << 24, 1, one, 0}, mm, quick ? 5 : 30, st, &rng);

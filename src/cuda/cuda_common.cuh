@@ -145,19 +145,20 @@ __device__ __forceinline__ uint64_t csub(uint64_t x, uint64_t m)
 // A u64 modular product is a chain of 32-bit partial products on the
 // integer multiply-add pipe (the high word of y w', the low words of y w
 // and q p), which kept that pipe 62-66% busy in the u64 passes; a Hopper
-// SM has as many FP64 lanes as INT32 ones, idle until then.  For p < 2^50 the product is six FP64
-// operations (the FFT-over-doubles method of FLINT's fft_small): with w' =
-// w/p rounded, q = round(y w') is the quotient within 0.75, and
-// y w - q p = (h - q p) + l, where h + l = y w exactly (l = fma(y, w, -h)),
-// is an exact integer of magnitude below 0.75p.  Values are integers held
+// SM has as many FP64 lanes as INT32 ones, idle until then.  For p < 2^50
+// the product is six FP64 operations (the FFT-over-doubles method of
+// FLINT's fft_small): with w' = w/p rounded, q = round(y w') is the
+// quotient within 0.75, and y w - q p = (h - q p) + l, where h + l = y w
+// exactly (l = fma(y, w, -h)), is an exact integer of magnitude below 0.75p.  Values are integers held
 // in doubles (bit patterns in the u64 arrays and tiles between rounds and
 // passes), converted from and to [0, p) where a transform reads its input
 // and writes its output.  The _rn intrinsics keep the compiler from
 // fusing or reordering any of it.
 constexpr int kFp64Bits = 50;
-constexpr double kTwo52 = 4503599627370496.0;      // 2^52
-constexpr double kRound = 6755399441055744.0;      // 1.5 2^52: x + kRound - kRound = round(x), |x| < 2^51
-constexpr uint64_t kTwo52Bits = 0x4330000000000000ull;  // the bits of 2^52
+constexpr double kTwo52 = 4503599627370496.0;           // 2^52
+constexpr uint64_t kTwo52Bits = 0x4330000000000000ull;  // its bits
+// 1.5 2^52: for |x| < 2^51, x + kRound - kRound is x rounded to an integer.
+constexpr double kRound = 6755399441055744.0;
 
 __device__ __forceinline__ double as_dbl(uint64_t x) { return __longlong_as_double((long long)x); }
 __device__ __forceinline__ uint64_t as_bits(double x) { return (uint64_t)__double_as_longlong(x); }
@@ -190,7 +191,10 @@ __device__ __forceinline__ double freduce(double x, double p, double pi)
     return __fma_rn(-q, p, x);
 }
 // [0, 2^52) -> the same integer as a double.
-__device__ __forceinline__ double from_u64(uint64_t v) { return __dadd_rn(as_dbl(v | kTwo52Bits), -kTwo52); }
+__device__ __forceinline__ double from_u64(uint64_t v)
+{
+    return __dadd_rn(as_dbl(v | kTwo52Bits), -kTwo52);
+}
 // An integer double in (-p, p) -> [0, p).
 __device__ __forceinline__ uint64_t to_u64(double x, double p)
 {

@@ -639,7 +639,8 @@ __global__ void k_pointwise(T *c, const T *a, const T *b, size_t n, size_t strid
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x) {
         if constexpr (K == K_FP64) {
-            c[off + i] = to_u64(fmul2(from_u64(a[off + i]), from_u64(b[off + i]), M.dp, M.dpi), M.dp);
+            const double v = fmul2(from_u64(a[off + i]), from_u64(b[off + i]), M.dp, M.dpi);
+            c[off + i] = to_u64(v, M.dp);
             continue;
         }
         T v = mul2<K, T>(a[off + i], b[off + i], M);
