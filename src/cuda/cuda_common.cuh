@@ -149,11 +149,11 @@ __device__ __forceinline__ uint64_t csub(uint64_t x, uint64_t m)
 // the product is six FP64 operations (the FFT-over-doubles method of
 // FLINT's fft_small): with w' = w/p rounded, q = round(y w') is the
 // quotient within 0.75, and y w - q p = (h - q p) + l, where h + l = y w
-// exactly (l = fma(y, w, -h)), is an exact integer of magnitude below 0.75p.  Values are integers held
-// in doubles (bit patterns in the u64 arrays and tiles between rounds and
-// passes), converted from and to [0, p) where a transform reads its input
-// and writes its output.  The _rn intrinsics keep the compiler from
-// fusing or reordering any of it.
+// exactly (l = fma(y, w, -h)), is an exact integer of magnitude below
+// 0.75p.  Values are integers held in doubles (bit patterns in the u64
+// arrays and tiles between rounds and passes), converted from and to
+// [0, p) where a transform reads its input and writes its output.  The _rn
+// intrinsics keep the compiler from fusing or reordering any of it.
 constexpr int kFp64Bits = 50;
 constexpr double kTwo52 = 4503599627370496.0;           // 2^52
 constexpr uint64_t kTwo52Bits = 0x4330000000000000ull;  // its bits
@@ -163,14 +163,18 @@ constexpr double kRound = 6755399441055744.0;
 __device__ __forceinline__ double as_dbl(uint64_t x) { return __longlong_as_double((long long)x); }
 __device__ __forceinline__ uint64_t as_bits(double x) { return (uint64_t)__double_as_longlong(x); }
 
-// y w - q p for q = round(y wq) (wq = w/p, or 1/p with y w in place of y):
-// exact when |y w| / p < 2^51 and the quotient is right within 1.
+// a b rounded to an integer, |a b| < 2^51: the quotient estimate.
+__device__ __forceinline__ double fround(double a, double b)
+{
+    return __dadd_rn(__fma_rn(a, b, kRound), -kRound);
+}
+// y w - q p for q = round(y_q wq) (y_q = y, wq = w/p; or y_q = y w rounded,
+// wq = 1/p): exact when |y w| / p < 2^51 and the quotient is right within 1.
 __device__ __forceinline__ double fmul_q(double y, double w, double y_q, double wq, double p)
 {
     const double h = __dmul_rn(y, w);
     const double l = __fma_rn(y, w, -h);
-    const double q = __dadd_rn(__fma_rn(y_q, wq, kRound), -kRound);
-    return __dadd_rn(__fma_rn(-q, p, h), l);
+    return __dadd_rn(__fma_rn(-fround(y_q, wq), p, h), l);
 }
 // y w mod p for |y| < 2^51, w < p < 2^50, W = (w, w/p): magnitude at most
 // 0.75p (|y w'| < 2^51 for the rounding, |y w' - y w/p| <= 2^51 2^-53).
@@ -187,8 +191,7 @@ __device__ __forceinline__ double fmul2(double a, double b, double p, double pi)
 // An integer double -> the same mod p, magnitude at most p/2 + 1.
 __device__ __forceinline__ double freduce(double x, double p, double pi)
 {
-    const double q = __dadd_rn(__fma_rn(x, pi, kRound), -kRound);
-    return __fma_rn(-q, p, x);
+    return __fma_rn(-fround(x, pi), p, x);
 }
 // [0, 2^52) -> the same integer as a double.
 __device__ __forceinline__ double from_u64(uint64_t v)
