@@ -183,7 +183,7 @@ static void test_sizes(unsigned maxlog)
 /* Every kind and flag at sizes on each side of the kernels' thresholds. */
 static void test_matrix(void)
 {
-    static const unsigned logs[] = {5, 6, 8, 9, 12, 13, 15};
+    static const unsigned logs[] = {5, 6, 8, 9, 10, 11, 12, 13, 15};
     for (size_t li = 0; li < COUNT(logs); li++)
         for (int wi = 0; wi < 2; wi++)
             for (unsigned flags = 0; flags < 4; flags++)

@@ -4,20 +4,23 @@
  * everywhere.  avx512.c compiles this file once more, with NTT_AVX512
  * defined and AVX-512 (F, VL, BW, DQ) allowed, as the AVX-512 backend: the
  * same kernels, with 32 vector registers instead of 16, masked shuffles
- * where AVX2 needs a shift and a blend (hi_halves), and the wide levels on
- * 512-bit vectors (avx2_vec.h, included for each width).
+ * where AVX2 needs a shift and a blend (hi_halves), and the wide levels
+ * and (from n = 1024) the leaves on 512-bit vectors (avx2_vec.h, included
+ * for each width).
  *
  * u32: 8-lane Harvey butterflies with Shoup (default) or Montgomery
  * multiplication built from vpmuludq on the even and odd lanes; the wide
  * levels are radix-4 passes with broadcast twiddles, the last six levels
  * of every 64-element block one register-resident kernel that reaches the
- * in-vector levels (distance 4, 2, 1) through an 8x8 transpose.  Same tree
+ * in-vector levels (distance 4, 2, 1) through an 8x8 transpose (in the
+ * AVX-512 build, from n = 1024 on: the last eight levels of every
+ * 256-element block on 16 lanes, through a 16x16 transpose).  Same tree
  * order as the scalar backend, so results are bit-identical and the
  * multiply path has no bit-reversal pass.  For p < 2^29 the leaf kernels
  * reduce on one forward level of three (lazy_red).  The kernels are bound by
  * the vector ALUs, so they work on two independent blocks at once where
- * that measured faster: the product's leaf runs a's and b's levels side by
- * side on shared twiddles.
+ * that measured faster: the product's 8-lane leaf runs a's and b's levels
+ * side by side on shared twiddles.
  *
  * Kinds and sizes this file does not vectorize run the scalar kernels: %
  * and Barrett (slow by design, kept for the reports' comparison), and
@@ -86,189 +89,53 @@ NTT_INLINE int lazy_next(int r, int fin) { return r == 0 ? 0 : fin || r == 8 ? 4
 #define WIDE(f, cnt, ...) f(__VA_ARGS__)
 #endif
 
-/* Eight consecutive tree-order twiddles, one per lane. */
-NTT_INLINE vtw tw_load8(const uint32_t *w, const uint32_t *x, size_t i)
-{
-    vtw t;
-    t.w = _mm256_loadu_si256((const V *)(w + i));
-    t.x = _mm256_loadu_si256((const V *)(x + i));
-    t.xo = _mm256_srli_epi64(t.x, 32);
-    return t;
-}
-
 /* Callers' arrays need not be 32-byte aligned (batch items start at any
    stride). */
 #define LD(p) _mm256_loadu_si256((const V *)(p))
 #define ST(p, v) _mm256_storeu_si256((V *)(p), (v))
 
-/* ---- the last six levels of a 64-element block ---------------------------------
- * Block node nd; its eight vectors v0..v7 hold elements 8k .. 8k+7.  The
- * distance-32, -16 and -8 levels pair whole vectors (broadcast twiddles).
- * After an 8x8 transpose, vector t_j holds elements 8k + j (lane k), so the
- * distance-4, -2 and -1 levels pair whole vectors too, with one twiddle per
- * lane: lane k of the distance-4 level is node 8nd+k (contiguous in tree
- * order); the distance-2 and -1 levels want every second / fourth node,
- * which is why arrange() regroups those two levels of the tables (see
- * there).  The polymul path leaves the block transposed (the pointwise
- * product does not care) and so pays one transpose per transform. */
-
-NTT_INLINE void transpose8(V v[8])
+/* Lays out the tree-order table t of an n-point transform (n >= lanes^2)
+   for leaves of `lanes` lanes (avx2_vec.h): within each run of lanes 2^s
+   nodes of the s-th in-vector level (s >= 1; distance lanes / 2^(s+1)),
+   node 2^s k + g moves to lanes g + k, so that every twiddle vector of a
+   transposed leaf is one load. */
+static void regroup(uint32_t *t, size_t n, size_t lanes)
 {
-    V t[8], u[8];
-    for (int k = 0; k < 8; k += 2) {
-        t[k] = _mm256_unpacklo_epi32(v[k], v[k + 1]);
-        t[k + 1] = _mm256_unpackhi_epi32(v[k], v[k + 1]);
-    }
-    for (int k = 0; k < 8; k += 4) {
-        u[k] = _mm256_unpacklo_epi64(t[k], t[k + 2]);
-        u[k + 1] = _mm256_unpackhi_epi64(t[k], t[k + 2]);
-        u[k + 2] = _mm256_unpacklo_epi64(t[k + 1], t[k + 3]);
-        u[k + 3] = _mm256_unpackhi_epi64(t[k + 1], t[k + 3]);
-    }
-    for (int k = 0; k < 4; k++) {
-        v[k] = _mm256_permute2x128_si256(u[k], u[k + 4], 0x20);
-        v[k + 4] = _mm256_permute2x128_si256(u[k], u[k + 4], 0x31);
-    }
-}
-
-/* The six levels on nb blocks' vectors (8 each), the second at node nd + dn
-   (dn = 0: two arrays' blocks at one node), leaving them transposed, in [0,
-   4p); r: the range they come in (see lazy_red).  Two blocks at a time give
-   the core independent work while one waits on its multiplications. */
-NTT_INLINE void fwd6(V *v, size_t nd, size_t dn, const mod_u32 *M, vcst C, const int kind,
-                     const int r, const int nb)
-{
-    const uint32_t *fw = M->fw, *fx = M->fwx;
-    const int r1 = lazy_next(r, 0), r2 = lazy_next(r1, 0), r3 = lazy_next(r2, 0);
-    const int r4 = lazy_next(r3, 0), r5 = lazy_next(r4, 0);
-    int red = lazy_red(r, 0);
-    for (int b = 0; b < nb; b++) {
-        const vtw w = tw_bcast(fw, fx, nd + b * dn);
-        for (int k = 0; k < 4; k++) ctr(&v[8 * b + k], &v[8 * b + k + 4], w, C, kind, red);
-    }
-    red = lazy_red(r1, 0);
-    for (int b = 0; b < nb; b++)
-        for (int h = 0; h < 2; h++) {
-            const vtw w = tw_bcast(fw, fx, 2 * (nd + b * dn) + h);
-            ctr(&v[8 * b + 4 * h], &v[8 * b + 4 * h + 2], w, C, kind, red);
-            ctr(&v[8 * b + 4 * h + 1], &v[8 * b + 4 * h + 3], w, C, kind, red);
+    uint32_t tmp[128];
+    for (size_t c = 2; c < lanes; c <<= 1) {
+        const size_t d = lanes / (2 * c), run = lanes * c;
+        for (size_t g = n / (2 * d); g < n / d; g += run) {
+            for (size_t k = 0; k < lanes; k++)
+                for (size_t e = 0; e < c; e++) tmp[lanes * e + k] = t[g + c * k + e];
+            memcpy(t + g, tmp, run * sizeof *t);
         }
-    red = lazy_red(r2, 0);
-    for (int b = 0; b < nb; b++)
-        for (int k = 0; k < 4; k++)
-            ctr(&v[8 * b + 2 * k], &v[8 * b + 2 * k + 1], tw_bcast(fw, fx, 4 * (nd + b * dn) + k), C,
-                kind, red);
-    for (int b = 0; b < nb; b++) transpose8(v + 8 * b);
-    red = lazy_red(r3, 0);
-    for (int b = 0; b < nb; b++) {
-        const vtw w = tw_load8(fw, fx, 8 * (nd + b * dn));
-        for (int k = 0; k < 4; k++) ctr(&v[8 * b + k], &v[8 * b + k + 4], w, C, kind, red);
-    }
-    red = lazy_red(r4, 0);
-    for (int b = 0; b < nb; b++)
-        for (int h = 0; h < 2; h++) {
-            const vtw w = tw_load8(fw, fx, 16 * (nd + b * dn) + 8 * h);
-            ctr(&v[8 * b + 4 * h], &v[8 * b + 4 * h + 2], w, C, kind, red);
-            ctr(&v[8 * b + 4 * h + 1], &v[8 * b + 4 * h + 3], w, C, kind, red);
-        }
-    red = lazy_red(r5, 1);
-    for (int b = 0; b < nb; b++)
-        for (int k = 0; k < 4; k++)
-            ctr(&v[8 * b + 2 * k], &v[8 * b + 2 * k + 1], tw_load8(fw, fx, 32 * (nd + b * dn) + 8 * k),
-                C, kind, red);
-}
-
-/* The inverse of fwd6: transposed vectors in, natural order out. */
-NTT_INLINE void inv6(V *v, size_t nd, const mod_u32 *M, vcst C, const int kind, const int nb)
-{
-    const uint32_t *iw = M->iw, *ix = M->iwx;
-    for (int b = 0; b < nb; b++)
-        for (int k = 0; k < 4; k++)
-            gs(&v[8 * b + 2 * k], &v[8 * b + 2 * k + 1], tw_load8(iw, ix, 32 * (nd + b) + 8 * k), C,
-               kind);
-    for (int b = 0; b < nb; b++)
-        for (int h = 0; h < 2; h++) {
-            const vtw w = tw_load8(iw, ix, 16 * (nd + b) + 8 * h);
-            gs(&v[8 * b + 4 * h], &v[8 * b + 4 * h + 2], w, C, kind);
-            gs(&v[8 * b + 4 * h + 1], &v[8 * b + 4 * h + 3], w, C, kind);
-        }
-    for (int b = 0; b < nb; b++) {
-        const vtw w = tw_load8(iw, ix, 8 * (nd + b));
-        for (int k = 0; k < 4; k++) gs(&v[8 * b + k], &v[8 * b + k + 4], w, C, kind);
-    }
-    for (int b = 0; b < nb; b++) transpose8(v + 8 * b);
-    for (int b = 0; b < nb; b++)
-        for (int k = 0; k < 4; k++)
-            gs(&v[8 * b + 2 * k], &v[8 * b + 2 * k + 1], tw_bcast(iw, ix, 4 * (nd + b) + k), C, kind);
-    for (int b = 0; b < nb; b++)
-        for (int h = 0; h < 2; h++) {
-            const vtw w = tw_bcast(iw, ix, 2 * (nd + b) + h);
-            gs(&v[8 * b + 4 * h], &v[8 * b + 4 * h + 2], w, C, kind);
-            gs(&v[8 * b + 4 * h + 1], &v[8 * b + 4 * h + 3], w, C, kind);
-        }
-    for (int b = 0; b < nb; b++) {
-        const vtw w = tw_bcast(iw, ix, nd + b);
-        for (int k = 0; k < 4; k++) gs(&v[8 * b + k], &v[8 * b + k + 4], w, C, kind);
     }
 }
 
-/* nb blocks from node nd on; tout: leave them in natural order (public
-   forward). */
-NTT_INLINE void fwd_last6(uint32_t *a, size_t nd, const mod_u32 *M, vcst C, const int kind,
-                          const int tout, const int r, const int nb)
+static void arrange_v(mod_u32 *M, size_t n, size_t lanes)
 {
-    V v[16];
-    for (int k = 0; k < 8 * nb; k++) v[k] = LD(a + 8 * k);
-    fwd6(v, nd, 1, M, C, kind, r, nb);
-    for (int b = 0; b < nb && tout; b++) transpose8(v + 8 * b);
-    for (int k = 0; k < 8 * nb; k++) ST(a + 8 * k, v[k]);
-}
-
-/* tin: the blocks come in natural order (public inverse). */
-NTT_INLINE void inv_last6(uint32_t *a, size_t nd, const mod_u32 *M, vcst C, const int kind,
-                          const int tin, const int nb)
-{
-    V v[16];
-    for (int k = 0; k < 8 * nb; k++) v[k] = LD(a + 8 * k);
-    for (int b = 0; b < nb && tin; b++) transpose8(v + 8 * b);
-    inv6(v, nd, M, C, kind, nb);
-    for (int k = 0; k < 8 * nb; k++) ST(a + 8 * k, v[k]);
-}
-
-/* Regroups the distance-2 level (nodes n/4 .. n/2-1) in runs of 16 as
-   [even nodes, odd nodes] and the distance-1 level (n/2 .. n-1) in runs of
-   32 as [nodes 4k, 4k+1, 4k+2, 4k+3 for k = 0..7]: within each 64-element
-   block the twiddles of one transposed vector pair are then one load. */
-static void regroup(uint32_t *t, size_t n)
-{
-    uint32_t tmp[32];
-    for (size_t g = n / 4; g < n / 2; g += 16) {
-        for (size_t k = 0; k < 8; k++) tmp[k] = t[g + 2 * k], tmp[8 + k] = t[g + 2 * k + 1];
-        for (size_t k = 0; k < 16; k++) t[g + k] = tmp[k];
-    }
-    for (size_t g = n / 2; g < n; g += 32) {
-        for (size_t k = 0; k < 8; k++)
-            for (size_t c = 0; c < 4; c++) tmp[8 * c + k] = t[g + 4 * k + c];
-        for (size_t k = 0; k < 32; k++) t[g + k] = tmp[k];
-    }
-}
-
-static void arrange32(mod_u32 *M, size_t n)
-{
-    regroup(M->fw, n);
-    regroup(M->fwx, n);
-    regroup(M->iw, n);
-    regroup(M->iwx, n);
+    regroup(M->fw, n, lanes);
+    regroup(M->fwx, n, lanes);
+    regroup(M->iw, n, lanes);
+    regroup(M->iwx, n, lanes);
 }
 
 /* ---- whole subtrees inside one cache block ------------------------------------- */
 
-/* The levels of subtree i above its 64-element blocks on a block of L >= 64
-   elements: an odd level first (while the distance is long), then radix-4
-   passes, on b too when nb = 2.  Returns the node of the first 64-element
-   block; *r: the range in and out (see lazy_red). */
+/* Leaves of lv lanes (8, or 16 in the AVX-512 build): LEAF(lv, f, ...) calls
+   that width's f of avx2_vec.h. */
+#ifdef NTT_AVX512
+#define LEAF(lv, f, ...) ((lv) == 16 ? f##16(__VA_ARGS__) : f(__VA_ARGS__))
+#else
+#define LEAF(lv, f, ...) f(__VA_ARGS__)
+#endif
+
+/* The levels of subtree i above its leaf blocks (lv^2 elements) on a block
+   of L >= lv^2 elements: an odd level first (while the distance is long),
+   then radix-4 passes, on b too when nb = 2.  Returns the node of the first
+   leaf block; *r: the range in and out (see lazy_red). */
 NTT_INLINE size_t fwd_upper(uint32_t *a, uint32_t *b, size_t L, size_t i, const mod_u32 *M,
-                            const int kind, int *r, const int nb)
+                            const int kind, int *r, const int nb, const size_t lv)
 {
     size_t len = L, node = i;
     if (ntt_log2(L) & 1) {
@@ -279,7 +146,7 @@ NTT_INLINE size_t fwd_upper(uint32_t *a, uint32_t *b, size_t L, size_t i, const 
         len = L / 2;
         node = 2 * i;
     }
-    for (; len > 64; len >>= 2, node <<= 2) {
+    for (; len > lv * lv; len >>= 2, node <<= 2) {
         for (size_t g = 0; g < L / len; g++) {
 #define FWD4(R)                                                                                \
     WIDE(fwd4v, len / 4, a + g * len, b + g * len, len / 4, len / 4, node + g, M, kind, 0, R, nb)
@@ -294,9 +161,10 @@ NTT_INLINE size_t fwd_upper(uint32_t *a, uint32_t *b, size_t L, size_t i, const 
 /* The range a leaf block's forward starts in: lazy when 8p <= 2^32. */
 NTT_INLINE int lazy_start(const mod_u32 *M) { return M->c.p < (1u << 29) ? 4 : 0; }
 
-NTT_INLINE void inv_upper(uint32_t *a, size_t L, size_t i, const mod_u32 *M, const int kind)
+NTT_INLINE void inv_upper(uint32_t *a, size_t L, size_t i, const mod_u32 *M, const int kind,
+                          const size_t lv)
 {
-    size_t len = 256;
+    size_t len = 4 * lv * lv;
     for (; len <= L; len <<= 2)
         for (size_t g = 0; g < L / len; g++)
             WIDE(inv4v, len / 4, a + g * len, len / 4, len / 4, i * (L / len) + g, M, kind, 0);
@@ -304,35 +172,36 @@ NTT_INLINE void inv_upper(uint32_t *a, size_t L, size_t i, const mod_u32 *M, con
 }
 
 /* t: natural order at the leaves (else the transposed order of the polymul
-   path). */
+   path).  8-lane leaf blocks go in pairs (see fwdleaf) where there are
+   two. */
 NTT_INLINE void fwd_smallv(uint32_t *a, size_t L, size_t i, const mod_u32 *M, const int kind,
-                           const int t)
+                           const int t, const size_t lv)
 {
-    const vcst C = vcst_of(M);
+    const size_t lf = lv * lv;
     int r = lazy_start(M);
-    const size_t node = fwd_upper(a, a, L, i, M, kind, &r, 1);
-    /* Blocks in pairs (see fwd6) where there are two. */
-    if (L == 64) {
-#define LAST6(R) fwd_last6(a, node, M, C, kind, t, R, 1)
-        BY_RANGE(r, LAST6)
-#undef LAST6
+    const size_t node = fwd_upper(a, a, L, i, M, kind, &r, 1, lv);
+    if (lv == 8 && L > lf) {
+#define LAST(R) \
+    for (size_t g = 0; g < L / lf; g += 2) LEAF(lv, fwd_last, a + lf * g, node + g, M, kind, t, R, 2)
+        BY_RANGE(r, LAST)
+#undef LAST
         return;
     }
-#define LAST6(R) \
-    for (size_t g = 0; g < L / 64; g += 2) fwd_last6(a + 64 * g, node + g, M, C, kind, t, R, 2)
-    BY_RANGE(r, LAST6)
-#undef LAST6
+#define LAST(R) \
+    for (size_t g = 0; g < L / lf; g++) LEAF(lv, fwd_last, a + lf * g, node + g, M, kind, t, R, 1)
+    BY_RANGE(r, LAST)
+#undef LAST
 }
 
 NTT_INLINE void inv_smallv(uint32_t *a, size_t L, size_t i, const mod_u32 *M, const int kind,
-                           const int t)
+                           const int t, const size_t lv)
 {
-    const vcst C = vcst_of(M);
-    const size_t nb = L / 64;
-    if (nb == 1) inv_last6(a, i, M, C, kind, t, 1);
+    const size_t lf = lv * lv, nb = L / lf;
+    if (lv == 8 && nb > 1)
+        for (size_t g = 0; g < nb; g += 2) LEAF(lv, inv_last, a + lf * g, i * nb + g, M, kind, t, 2);
     else
-        for (size_t g = 0; g < nb; g += 2) inv_last6(a + 64 * g, i * nb + g, M, C, kind, t, 2);
-    inv_upper(a, L, i, M, kind);
+        for (size_t g = 0; g < nb; g++) LEAF(lv, inv_last, a + lf * g, i * nb + g, M, kind, t, 1);
+    inv_upper(a, L, i, M, kind, lv);
 }
 
 /* ---- root, pointwise, reduction ------------------------------------------------- */
@@ -471,38 +340,19 @@ static void pointwise_lazy(uint32_t *c, const uint32_t *a, const uint32_t *b, si
     }
 }
 
-/* The 64-element blocks at node nd of b and a: their forward leaves side by
-   side (see fwd6; they share the twiddles), the product and b's inverse
-   leaves (one block: two measured slower there).  When lazy (r), 8p <= 2^32
-   lets mont2 take its first factor in [0, 2p) against the second in [0,
-   4p): the product stays below p 2^32. */
-NTT_INLINE void mul_last6(uint32_t *b, const uint32_t *a, size_t nd, const mod_u32 *M, vcst C,
-                          const int kind, const int r)
-{
-    V v[16];
-    for (int k = 0; k < 8; k++) {
-        v[k] = LD(b + 8 * k);
-        v[8 + k] = LD(a + 8 * k);
-    }
-    fwd6(v, nd, 0, M, C, kind, r, 2);
-    for (int k = 0; k < 8; k++) v[k] = r ? mont2(csub(v[k], C.p2), v[8 + k], C) : mul2(v[k], v[8 + k], C);
-    inv6(v, nd, M, C, kind, 1);
-    for (int k = 0; k < 8; k++) ST(b + 8 * k, v[k]);
-}
-
 /* See kern.mul_small: a's and b's leaves, the product and b's inverse leaves
-   meet in registers, 64 elements at a time, and a's spectrum is never
-   stored. */
+   meet in registers, a leaf block at a time (mul_last). */
 NTT_INLINE void mul_smallv(uint32_t *b, uint32_t *a, size_t L, size_t i, const mod_u32 *M,
-                           const int kind)
+                           const int kind, const size_t lv)
 {
-    const vcst C = vcst_of(M);
+    const size_t lf = lv * lv;
     int r = lazy_start(M);
-    const size_t node = fwd_upper(b, a, L, i, M, kind, &r, 2);
-#define LEAVES(R) for (size_t g = 0; g < L / 64; g++) mul_last6(b + 64 * g, a + 64 * g, node + g, M, C, kind, R)
+    const size_t node = fwd_upper(b, a, L, i, M, kind, &r, 2, lv);
+#define LEAVES(R) \
+    for (size_t g = 0; g < L / lf; g++) LEAF(lv, mul_last, b + lf * g, a + lf * g, node + g, M, kind, R)
     BY_RANGE(r, LEAVES)
 #undef LEAVES
-    inv_upper(b, L, i, M, kind);
+    inv_upper(b, L, i, M, kind, lv);
 }
 
 NTT_INLINE void pointwise_fullv(uint32_t *c, const uint32_t *a, const uint32_t *b, size_t len,
@@ -665,6 +515,12 @@ NTT_INLINE bool load_topv(uint32_t *dst, const void *src, bool src64, size_t len
 /* Leaf blocks of 4096 elements (16 KiB) leave L1 room for their twiddles. */
 #define AVX2_BLOCK32 4096
 
+static void arrange8(mod_u32 *M, size_t n) { arrange_v(M, n, 8); }
+#ifdef NTT_AVX512
+static void arrange16(mod_u32 *M, size_t n) { arrange_v(M, n, 16); }
+#endif
+
+/* The kernels of kind K that do not depend on the leaves. */
 #define AVX2_INSTANCE(K, NAME)                                                              \
     static void fwd4_##NAME(uint32_t *a, size_t q, size_t c, size_t i, const mod_u32 *M)     \
     { WIDE(fwd4v, c, a, a, q, c, i, M, K, 0, 0, 1); }                                       \
@@ -674,21 +530,10 @@ NTT_INLINE bool load_topv(uint32_t *dst, const void *src, bool src64, size_t len
     { WIDE(fwd2v, c, a, a, h, c, i, M, K, 0, 1); }                                          \
     static void inv2_##NAME(uint32_t *a, size_t h, size_t c, size_t i, const mod_u32 *M)     \
     { WIDE(inv2v, c, a, h, c, i, M, K); }                                                   \
-    static void mul_small_##NAME(uint32_t *b, uint32_t *a, size_t L, size_t i,               \
-                                 const mod_u32 *M)                                           \
-    { mul_smallv(b, a, L, i, M, K); }                                                       \
-    static void fwd_small_##NAME(uint32_t *a, size_t L, size_t i, const mod_u32 *M)          \
-    { fwd_smallv(a, L, i, M, K, 1); }                                                       \
-    static void fwd_small_p_##NAME(uint32_t *a, size_t L, size_t i, const mod_u32 *M)        \
-    { fwd_smallv(a, L, i, M, K, 0); }                                                       \
     static void inv4_##NAME(uint32_t *a, size_t q, size_t c, size_t i, const mod_u32 *M)     \
     { WIDE(inv4v, c, a, q, c, i, M, K, 0); }                                                \
     static void inv4one_##NAME(uint32_t *a, size_t q, size_t c, size_t i, const mod_u32 *M)  \
     { WIDE(inv4v, c, a, q, c, i, M, K, 1); }                                                \
-    static void inv_small_##NAME(uint32_t *a, size_t L, size_t i, const mod_u32 *M)          \
-    { inv_smallv(a, L, i, M, K, 1); }                                                       \
-    static void inv_small_p_##NAME(uint32_t *a, size_t L, size_t i, const mod_u32 *M)        \
-    { inv_smallv(a, L, i, M, K, 0); }                                                       \
     static void inv_root_##NAME(uint32_t *a, void *o, size_t n, size_t lc, size_t j0,        \
                                 size_t j1, tw_u32 s, tw_u32 s1, const mod_u32 *M)            \
     { inv_rootv(a, o, n, lc, j0, j1, s, s1, M, K, 0); }                                     \
@@ -703,32 +548,53 @@ NTT_INLINE bool load_topv(uint32_t *dst, const void *src, bool src64, size_t len
     { return load_topv(d, s, s64, len, n, 0, ntt_cpu_root_span(n), M, K, 1, sc); }          \
     static void pointwise_full_##NAME(uint32_t *c, const uint32_t *a, const uint32_t *b,     \
                                       size_t len, const mod_u32 *M)                          \
-    { pointwise_fullv(c, a, b, len, M, K); }                                                \
-    static const kern_u32 kernels_##NAME = {                                                \
+    { pointwise_fullv(c, a, b, len, M, K); }
+
+/* The table of kind K with leaves of LV lanes.  min_n: the product's
+   subtrees below its root levels (n/4) hold whole leaf blocks. */
+#define AVX2_LEAVES(K, NAME, LV)                                                            \
+    static void mul_small_##NAME##LV(uint32_t *b, uint32_t *a, size_t L, size_t i,           \
+                                     const mod_u32 *M)                                       \
+    { mul_smallv(b, a, L, i, M, K, LV); }                                                   \
+    static void fwd_small_##NAME##LV(uint32_t *a, size_t L, size_t i, const mod_u32 *M)      \
+    { fwd_smallv(a, L, i, M, K, 1, LV); }                                                   \
+    static void fwd_small_p_##NAME##LV(uint32_t *a, size_t L, size_t i, const mod_u32 *M)    \
+    { fwd_smallv(a, L, i, M, K, 0, LV); }                                                   \
+    static void inv_small_##NAME##LV(uint32_t *a, size_t L, size_t i, const mod_u32 *M)      \
+    { inv_smallv(a, L, i, M, K, 1, LV); }                                                   \
+    static void inv_small_p_##NAME##LV(uint32_t *a, size_t L, size_t i, const mod_u32 *M)    \
+    { inv_smallv(a, L, i, M, K, 0, LV); }                                                   \
+    static const kern_u32 kernels_##NAME##LV = {                                            \
         .block = AVX2_BLOCK32,                                                              \
         .fwd4 = fwd4_##NAME,                                                                \
         .fwd4one = fwd4one_##NAME,                                                          \
         .fwd2 = fwd2_##NAME,                                                                \
         .inv2 = inv2_##NAME,                                                                \
-        .mul_small = mul_small_##NAME,                                                      \
+        .mul_small = mul_small_##NAME##LV,                                                  \
         .load_top = load_top_##NAME,                                                        \
         .load_top_scaled = load_top_scaled_##NAME,                                          \
-        .fwd_small = fwd_small_##NAME,                                                      \
-        .fwd_small_p = fwd_small_p_##NAME,                                                  \
+        .fwd_small = fwd_small_##NAME##LV,                                                  \
+        .fwd_small_p = fwd_small_p_##NAME##LV,                                              \
         .inv4 = inv4_##NAME,                                                                \
         .inv4one = inv4one_##NAME,                                                          \
-        .inv_small = inv_small_##NAME,                                                      \
-        .inv_small_p = inv_small_p_##NAME,                                                  \
+        .inv_small = inv_small_##NAME##LV,                                                  \
+        .inv_small_p = inv_small_p_##NAME##LV,                                              \
         .inv_root = inv_root_##NAME,                                                        \
         .inv_root64 = inv_root64_##NAME,                                                    \
         .pointwise = pointwise_lazy,                                                        \
         .pointwise_full = pointwise_full_##NAME,                                            \
         .reduce = reduce4,                                                                  \
-        .arrange = arrange32,                                                               \
-        .min_n = 256};
+        .arrange = arrange##LV,                                                             \
+        .min_n = 4 * LV * LV};
 
 AVX2_INSTANCE(NTT_MODMUL_SHOUP, shoup)
 AVX2_INSTANCE(NTT_MODMUL_MONTGOMERY, mont)
+AVX2_LEAVES(NTT_MODMUL_SHOUP, shoup, 8)
+AVX2_LEAVES(NTT_MODMUL_MONTGOMERY, mont, 8)
+#ifdef NTT_AVX512
+AVX2_LEAVES(NTT_MODMUL_SHOUP, shoup, 16)
+AVX2_LEAVES(NTT_MODMUL_MONTGOMERY, mont, 16)
+#endif
 
 #include "avx2_impl.h"
 
@@ -815,8 +681,15 @@ static int avx2_supports(ntt_variant v, ntt_modmul m)
 static const kern_u32 *pick32(const ntt_plan *plan, const ntt_modulus *m)
 {
     (void)m;
-    if (plan->modmul == NTT_MODMUL_SHOUP) return &kernels_shoup;
-    if (plan->modmul == NTT_MODMUL_MONTGOMERY) return &kernels_mont;
+#ifdef NTT_AVX512
+    /* 512-bit leaves where the transform holds them (see AVX2_LEAVES). */
+    if (plan->n >= kernels_shoup16.min_n) {
+        if (plan->modmul == NTT_MODMUL_SHOUP) return &kernels_shoup16;
+        if (plan->modmul == NTT_MODMUL_MONTGOMERY) return &kernels_mont16;
+    }
+#endif
+    if (plan->modmul == NTT_MODMUL_SHOUP) return &kernels_shoup8;
+    if (plan->modmul == NTT_MODMUL_MONTGOMERY) return &kernels_mont8;
     return ntt_scalar_kernels_u32(plan->modmul);
 }
 

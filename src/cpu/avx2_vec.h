@@ -221,6 +221,194 @@ NTT_INLINE void VS(inv2v)(uint32_t *a, size_t h, size_t cnt, size_t i, const mod
     }
 }
 
+/* ---- leaves: the last 2 log2(VLANES) levels of a VLANES^2-element block ------
+ * Block node nd; vector k holds elements VLANES k .. VLANES k + VLANES - 1.
+ * The levels of distance VLANES^2/2 down to VLANES pair whole vectors
+ * (broadcast twiddles).  After a VLANES x VLANES transpose, vector j holds
+ * element VLANES k + j in lane k, so the levels of distance VLANES/2 down
+ * to 1 pair whole vectors too, with one twiddle per lane: at the s-th of
+ * them (distance VLANES / 2^(s+1)), the g-th group of vector pairs wants
+ * nodes 2^s (VLANES nd + k) + g in lanes k, a stride the tables' regroup()
+ * (avx2.c) turns into one load.  The polymul path leaves the block
+ * transposed (the pointwise product does not care) and so pays one
+ * transpose per transform. */
+
+#define VLG (VLANES == 16 ? 4 : 3)
+
+/* VLANES consecutive (regrouped) twiddles, one per lane. */
+NTT_INLINE VS(vtw) VS(tw_loadv)(const uint32_t *w, const uint32_t *x, size_t i)
+{
+    VS(vtw) t;
+    t.w = VLOAD(w + i);
+    t.x = VLOAD(x + i);
+    t.xo = VI(srli_epi64)(t.x, 32);
+    return t;
+}
+
+NTT_INLINE void VS(transpose)(VT v[VLANES])
+{
+    VT t[VLANES], u[VLANES];
+    for (int k = 0; k < VLANES; k += 2) {
+        t[k] = VI(unpacklo_epi32)(v[k], v[k + 1]);
+        t[k + 1] = VI(unpackhi_epi32)(v[k], v[k + 1]);
+    }
+    /* u[4m + c], 128-bit lane l: rows 4m .. 4m+3 of column 4l + c. */
+    for (int k = 0; k < VLANES; k += 4) {
+        u[k] = VI(unpacklo_epi64)(t[k], t[k + 2]);
+        u[k + 1] = VI(unpackhi_epi64)(t[k], t[k + 2]);
+        u[k + 2] = VI(unpacklo_epi64)(t[k + 1], t[k + 3]);
+        u[k + 3] = VI(unpackhi_epi64)(t[k + 1], t[k + 3]);
+    }
+#if VLANES == 8
+    for (int k = 0; k < 4; k++) {
+        v[k] = _mm256_permute2x128_si256(u[k], u[k + 4], 0x20);
+        v[k + 4] = _mm256_permute2x128_si256(u[k], u[k + 4], 0x31);
+    }
+#else
+    /* Column 4l + c gathers lane l of u[c], u[4 + c], u[8 + c], u[12 + c]:
+       a 4x4 transpose of 128-bit lanes for each c. */
+    for (int c = 0; c < 4; c++) {
+        const VT s0 = _mm512_shuffle_i32x4(u[c], u[4 + c], 0x44);
+        const VT s1 = _mm512_shuffle_i32x4(u[c], u[4 + c], 0xEE);
+        const VT s2 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0x44);
+        const VT s3 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0xEE);
+        v[c] = _mm512_shuffle_i32x4(s0, s2, 0x88);
+        v[4 + c] = _mm512_shuffle_i32x4(s0, s2, 0xDD);
+        v[8 + c] = _mm512_shuffle_i32x4(s1, s3, 0x88);
+        v[12 + c] = _mm512_shuffle_i32x4(s1, s3, 0xDD);
+    }
+#endif
+}
+
+/* The leaf levels on nb blocks' vectors (VLANES each), the second at node
+   nd + dn (dn = 0: two arrays' blocks at one node), leaving them
+   transposed, in [0, 4p); r: the range they come in (see lazy_red).  Two
+   blocks at a time give the core independent work while one waits on its
+   multiplications (8 lanes; 16 lanes have eight independent butterflies per
+   level in one block, and two blocks would not fit the registers). */
+NTT_INLINE void VS(fwdleaf)(VT *v, size_t nd, size_t dn, const mod_u32 *M, VS(vcst) C,
+                            const int kind, const int r, const int nb)
+{
+    const uint32_t *fw = M->fw, *fx = M->fwx;
+    int rr = r;
+    for (int s = 0; s < VLG; s++, rr = lazy_next(rr, 0)) {
+        const int red = lazy_red(rr, 0), dv = VLANES >> (s + 1);
+        for (int b = 0; b < nb; b++)
+            for (int g = 0; g < 1 << s; g++) {
+                const VS(vtw) w = VS(tw_bcast)(fw, fx, ((nd + b * dn) << s) + (size_t)g);
+                for (int i = 0; i < dv; i++) {
+                    VT *x = v + VLANES * b + 2 * dv * g + i;
+                    VS(ctr)(x, x + dv, w, C, kind, red);
+                }
+            }
+    }
+    for (int b = 0; b < nb; b++) VS(transpose)(v + VLANES * b);
+    for (int s = 0; s < VLG; s++, rr = lazy_next(rr, 0)) {
+        const int red = lazy_red(rr, s == VLG - 1), dv = VLANES >> (s + 1);
+        for (int b = 0; b < nb; b++)
+            for (int g = 0; g < 1 << s; g++) {
+                const VS(vtw) w = VS(tw_loadv)(fw, fx, ((nd + b * dn) * VLANES << s) + VLANES * (size_t)g);
+                for (int i = 0; i < dv; i++) {
+                    VT *x = v + VLANES * b + 2 * dv * g + i;
+                    VS(ctr)(x, x + dv, w, C, kind, red);
+                }
+            }
+    }
+}
+
+/* The inverse of fwdleaf on the blocks at nodes nd .. nd + nb - 1:
+   transposed vectors in, natural order out. */
+NTT_INLINE void VS(invleaf)(VT *v, size_t nd, const mod_u32 *M, VS(vcst) C, const int kind,
+                            const int nb)
+{
+    const uint32_t *iw = M->iw, *ix = M->iwx;
+    for (int s = VLG - 1; s >= 0; s--) {
+        const int dv = VLANES >> (s + 1);
+        for (int b = 0; b < nb; b++)
+            for (int g = 0; g < 1 << s; g++) {
+                const VS(vtw) w = VS(tw_loadv)(iw, ix, ((nd + b) * VLANES << s) + VLANES * (size_t)g);
+                for (int i = 0; i < dv; i++) {
+                    VT *x = v + VLANES * b + 2 * dv * g + i;
+                    VS(gs)(x, x + dv, w, C, kind);
+                }
+            }
+    }
+    for (int b = 0; b < nb; b++) VS(transpose)(v + VLANES * b);
+    for (int s = VLG - 1; s >= 0; s--) {
+        const int dv = VLANES >> (s + 1);
+        for (int b = 0; b < nb; b++)
+            for (int g = 0; g < 1 << s; g++) {
+                const VS(vtw) w = VS(tw_bcast)(iw, ix, ((nd + b) << s) + (size_t)g);
+                for (int i = 0; i < dv; i++) {
+                    VT *x = v + VLANES * b + 2 * dv * g + i;
+                    VS(gs)(x, x + dv, w, C, kind);
+                }
+            }
+    }
+}
+
+/* nb blocks from node nd on; tout: leave them in natural order (public
+   forward). */
+NTT_INLINE void VS(fwd_last)(uint32_t *a, size_t nd, const mod_u32 *M, const int kind,
+                             const int tout, const int r, const int nb)
+{
+    const VS(vcst) C = VS(vcst_of)(M);
+    VT v[2 * VLANES];
+    for (int k = 0; k < VLANES * nb; k++) v[k] = VLOAD(a + VLANES * k);
+    VS(fwdleaf)(v, nd, 1, M, C, kind, r, nb);
+    for (int b = 0; b < nb && tout; b++) VS(transpose)(v + VLANES * b);
+    for (int k = 0; k < VLANES * nb; k++) VSTORE(a + VLANES * k, v[k]);
+}
+
+/* tin: the blocks come in natural order (public inverse). */
+NTT_INLINE void VS(inv_last)(uint32_t *a, size_t nd, const mod_u32 *M, const int kind,
+                             const int tin, const int nb)
+{
+    const VS(vcst) C = VS(vcst_of)(M);
+    VT v[2 * VLANES];
+    for (int k = 0; k < VLANES * nb; k++) v[k] = VLOAD(a + VLANES * k);
+    for (int b = 0; b < nb && tin; b++) VS(transpose)(v + VLANES * b);
+    VS(invleaf)(v, nd, M, C, kind, nb);
+    for (int k = 0; k < VLANES * nb; k++) VSTORE(a + VLANES * k, v[k]);
+}
+
+/* The blocks at node nd of b and a: their forward leaves, the product and
+   b's inverse leaves.  8 lanes: a's and b's levels side by side on shared
+   twiddles, and a's spectrum is never stored; 16 lanes: a's block goes
+   first and back to memory (L1), since both would not fit the registers.
+   When lazy (r), 8p <= 2^32 lets mont2 take its first factor in [0, 2p)
+   against the second in [0, 4p): the product stays below p 2^32;
+   otherwise both are reduced to [0, p) (mul2, the factor F of the scalar
+   kernels: both vectorized kinds use Montgomery here). */
+NTT_INLINE void VS(mul_last)(uint32_t *b, uint32_t *a, size_t nd, const mod_u32 *M,
+                             const int kind, const int r)
+{
+    const VS(vcst) C = VS(vcst_of)(M);
+    VT v[2 * VLANES];
+    if (VLANES == 8) {
+        for (int k = 0; k < VLANES; k++) {
+            v[k] = VLOAD(b + VLANES * k);
+            v[VLANES + k] = VLOAD(a + VLANES * k);
+        }
+        VS(fwdleaf)(v, nd, 0, M, C, kind, r, 2);
+    } else {
+        for (int k = 0; k < VLANES; k++) v[k] = VLOAD(a + VLANES * k);
+        VS(fwdleaf)(v, nd, 0, M, C, kind, r, 1);
+        for (int k = 0; k < VLANES; k++) VSTORE(a + VLANES * k, v[k]);
+        for (int k = 0; k < VLANES; k++) v[k] = VLOAD(b + VLANES * k);
+        VS(fwdleaf)(v, nd, 0, M, C, kind, r, 1);
+        for (int k = 0; k < VLANES; k++) v[VLANES + k] = VLOAD(a + VLANES * k);
+    }
+    for (int k = 0; k < VLANES; k++) {
+        const VT x = r ? VS(csub)(v[k], C.p2) : VS(csub)(VS(csub)(v[k], C.p2), C.p);
+        v[k] = VS(mont2)(x, v[VLANES + k], C);
+    }
+    VS(invleaf)(v, nd, M, C, kind, 1);
+    for (int k = 0; k < VLANES; k++) VSTORE(b + VLANES * k, v[k]);
+}
+
+#undef VLG
+
 #undef VW
 #undef VSFX
 #undef VT
