@@ -94,30 +94,32 @@ NTT_INLINE int lazy_next(int r, int fin) { return r == 0 ? 0 : fin || r == 8 ? 4
 #define LD(p) _mm256_loadu_si256((const V *)(p))
 #define ST(p, v) _mm256_storeu_si256((V *)(p), (v))
 
-/* Lays out the tree-order table t of an n-point transform (n >= lanes^2)
-   for leaves of `lanes` lanes (avx2_vec.h): within each run of lanes 2^s
-   nodes of the s-th in-vector level (s >= 1; distance lanes / 2^(s+1)),
-   node 2^s k + g moves to lanes g + k, so that every twiddle vector of a
-   transposed leaf is one load. */
-static void regroup(uint32_t *t, size_t n, size_t lanes)
+/* Lays out the tree-order table t (elements of esz bytes) of an n-point
+   transform (n >= lanes^2) for leaves of `lanes` lanes (avx2_vec.h,
+   avx2_f64.h): within each run of lanes 2^s nodes of the s-th in-vector
+   level (s >= 1; distance lanes / 2^(s+1)), node 2^s k + g moves to
+   lanes g + k, so that every twiddle vector of a transposed leaf is one
+   load. */
+static void regroup(void *t, size_t esz, size_t n, size_t lanes)
 {
-    uint32_t tmp[128];
+    unsigned char tmp[128 * 8], *b = t;
     for (size_t c = 2; c < lanes; c <<= 1) {
         const size_t d = lanes / (2 * c), run = lanes * c;
         for (size_t g = n / (2 * d); g < n / d; g += run) {
             for (size_t k = 0; k < lanes; k++)
-                for (size_t e = 0; e < c; e++) tmp[lanes * e + k] = t[g + c * k + e];
-            memcpy(t + g, tmp, run * sizeof *t);
+                for (size_t e = 0; e < c; e++)
+                    memcpy(tmp + (lanes * e + k) * esz, b + (g + c * k + e) * esz, esz);
+            memcpy(b + g * esz, tmp, run * esz);
         }
     }
 }
 
 static void arrange_v(mod_u32 *M, size_t n, size_t lanes)
 {
-    regroup(M->fw, n, lanes);
-    regroup(M->fwx, n, lanes);
-    regroup(M->iw, n, lanes);
-    regroup(M->iwx, n, lanes);
+    regroup(M->fw, sizeof *M->fw, n, lanes);
+    regroup(M->fwx, sizeof *M->fwx, n, lanes);
+    regroup(M->iw, sizeof *M->iw, n, lanes);
+    regroup(M->iwx, sizeof *M->iwx, n, lanes);
 }
 
 /* ---- whole subtrees inside one cache block ------------------------------------- */
@@ -695,7 +697,12 @@ static const kern_u32 *pick32(const ntt_plan *plan, const ntt_modulus *m)
 
 static const kern_u64 *pick64(const ntt_plan *plan, const ntt_modulus *m)
 {
-    if (plan->modmul == NTT_MODMUL_SHOUP && m->p < ((uint64_t)1 << 51)) return &kernels_f64;
+    if (plan->modmul == NTT_MODMUL_SHOUP && m->p < ((uint64_t)1 << 51)) {
+#ifdef NTT_AVX512
+        if (plan->n >= kernels_f64_8.min_n) return &kernels_f64_8;
+#endif
+        return &kernels_f64_4;
+    }
     return ntt_scalar_kernels_u64(plan->modmul);
 }
 

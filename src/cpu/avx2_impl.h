@@ -20,25 +20,18 @@
  * arrays are uint64_t; inside a transform their words hold the doubles'
  * bits (to_internal converts, reduce and inv_root convert back).
  *
- * The last four levels of every 16-element block run in registers: the
- * distance-8 and -4 levels pair whole vectors, then a 4x4 transpose makes
- * the distance-2 and -1 levels pair whole vectors too (arrange() regroups
- * the last level's twiddles so that each such vector pair reads one load).
- * Other moduli and kinds run the scalar u64 kernels.
+ * The butterflies, the wide levels and the leaves are in avx2_f64.h, built
+ * for 4 lanes and, in the AVX-512 build, for 8 (the wide levels wherever
+ * their count of positions allows, 8-lane leaves from n = 256 on).  The
+ * last four levels of every 16-element block (six of every 64-element one
+ * on 8 lanes) run in registers: the levels that pair whole vectors first,
+ * then a transpose makes the rest pair whole vectors too (arrange()
+ * regroups their twiddles so that each such vector pair reads one load).
+ * The first and last passes of a product (load_top, inv_root) stay on 4
+ * lanes.  Other moduli and kinds run the scalar u64 kernels.
  */
 
 typedef __m256d D;
-
-/* p and fl(1/p) in every lane. */
-typedef struct {
-    D p, pinv;
-} dcst;
-
-NTT_INLINE dcst dcst_of(const mod_u64 *M)
-{
-    dcst c = {_mm256_set1_pd((double)M->c.p), _mm256_set1_pd(1.0 / (double)M->c.p)};
-    return c;
-}
 
 NTT_INLINE double dbits(uint64_t u)
 {
@@ -57,28 +50,29 @@ NTT_INLINE uint64_t dword(double d)
 #define DLD(p) _mm256_loadu_pd((const double *)(p))
 #define DST(p, v) _mm256_storeu_pd((double *)(p), (v))
 
-NTT_INLINE D dround(D x) { return _mm256_round_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+/* See avx2_f64.h. */
+#define DI(op) VCAT(_mm, DW, _##op)
+#define DS(name) VCAT(name, DSFX, )
 
-/* |x| <= 4p -> x mod p in [-p/2 - 1, p/2 + 1]. */
-NTT_INLINE D dred(D x, dcst C) { return _mm256_fnmadd_pd(dround(_mm256_mul_pd(x, C.pinv)), C.p, x); }
+#define DW 256
+#define DT D
+#define DLANES 4
+#define DSFX
+#include "avx2_f64.h"
 
-/* |y| <= 4p -> y w mod p, |.| <= 1.5p. */
-NTT_INLINE D dmulw(D y, D w, D wq, dcst C)
-{
-    const D h = _mm256_mul_pd(y, w), l = _mm256_fmsub_pd(y, w, h);
-    const D q = dround(_mm256_mul_pd(y, wq));
-    return _mm256_add_pd(_mm256_fnmadd_pd(q, C.p, h), l);
-}
-
-/* |a| <= 2p, |b| <= 2p -> a b mod p, |.| <= p (a is reduced first, so that
-   |a b / p| <= 2p as in dmulw). */
-NTT_INLINE D dmul2(D a, D b, dcst C)
-{
-    const D ar = dred(a, C);
-    const D h = _mm256_mul_pd(ar, b), l = _mm256_fmsub_pd(ar, b, h);
-    const D q = dround(_mm256_mul_pd(h, C.pinv));
-    return _mm256_add_pd(_mm256_fnmadd_pd(q, C.p, h), l);
-}
+#ifdef NTT_AVX512
+#define DW 512
+#define DT __m512d
+#define DLANES 8
+#define DSFX 8
+#include "avx2_f64.h"
+/* The wide levels on 8 lanes where cnt allows; leaves of 4 or 8 lanes. */
+#define DWIDE(f, cnt, ...) ((cnt) % 8 == 0 ? f##8(__VA_ARGS__) : f(__VA_ARGS__))
+#define DLEAF(lanes, f, ...) ((lanes) == 8 ? f##8(__VA_ARGS__) : f(__VA_ARGS__))
+#else
+#define DWIDE(f, cnt, ...) f(__VA_ARGS__)
+#define DLEAF(lanes, f, ...) f(__VA_ARGS__)
+#endif
 
 /* |x| <= 4p -> [0, p). */
 NTT_INLINE D dfull(D x, dcst C)
@@ -100,216 +94,53 @@ NTT_INLINE V to_u64(D x)
     return _mm256_xor_si256(_mm256_castpd_si256(_mm256_add_pd(x, magic)), _mm256_castpd_si256(magic));
 }
 
-typedef struct {
-    D w, q;
-} dtw;
-
-NTT_INLINE dtw dtw_bcast(const uint64_t *w, const uint64_t *x, size_t i)
-{
-    dtw t = {_mm256_set1_pd(dbits(w[i])), _mm256_set1_pd(dbits(x[i]))};
-    return t;
-}
-
-NTT_INLINE dtw dtw_load4(const uint64_t *w, const uint64_t *x, size_t i)
-{
-    dtw t = {DLD(w + i), DLD(x + i)};
-    return t;
-}
-
-/* red: reduce x first (see the invariant above). */
-NTT_INLINE void dct(D *x, D *y, dtw W, dcst C, const int red)
-{
-    const D xr = red ? dred(*x, C) : *x, t = dmulw(*y, W.w, W.q, C);
-    *x = _mm256_add_pd(xr, t);
-    *y = _mm256_sub_pd(xr, t);
-}
-
-NTT_INLINE void dgs(D *x, D *y, dtw W, dcst C)
-{
-    const D s = dred(_mm256_add_pd(*x, *y), C);
-    *y = dmulw(_mm256_sub_pd(*x, *y), W.w, W.q, C);
-    *x = s;
-}
-
-/* ---- wide levels (cnt a multiple of 4) ---- */
-
-static void dfwd4(uint64_t *a, size_t q, size_t cnt, size_t i, const mod_u64 *M)
-{
-    const dcst C = dcst_of(M);
-    const dtw w1 = dtw_bcast(M->fw, M->fwx, i), w2 = dtw_bcast(M->fw, M->fwx, 2 * i);
-    const dtw w3 = dtw_bcast(M->fw, M->fwx, 2 * i + 1);
-    uint64_t *a0 = a, *a1 = a + q, *a2 = a + 2 * q, *a3 = a + 3 * q;
-    for (size_t j = 0; j < cnt; j += 4) {
-        D x0 = DLD(a0 + j), x1 = DLD(a1 + j), x2 = DLD(a2 + j), x3 = DLD(a3 + j);
-        dct(&x0, &x2, w1, C, 0);
-        dct(&x1, &x3, w1, C, 0);
-        dct(&x0, &x1, w2, C, 1);
-        dct(&x2, &x3, w3, C, 1);
-        DST(a0 + j, x0);
-        DST(a1 + j, x1);
-        DST(a2 + j, x2);
-        DST(a3 + j, x3);
-    }
-}
-
-static void dinv4(uint64_t *a, size_t q, size_t cnt, size_t i, const mod_u64 *M)
-{
-    const dcst C = dcst_of(M);
-    const dtw w1 = dtw_bcast(M->iw, M->iwx, i), w2 = dtw_bcast(M->iw, M->iwx, 2 * i);
-    const dtw w3 = dtw_bcast(M->iw, M->iwx, 2 * i + 1);
-    uint64_t *a0 = a, *a1 = a + q, *a2 = a + 2 * q, *a3 = a + 3 * q;
-    for (size_t j = 0; j < cnt; j += 4) {
-        D x0 = DLD(a0 + j), x1 = DLD(a1 + j), x2 = DLD(a2 + j), x3 = DLD(a3 + j);
-        dgs(&x0, &x1, w2, C);
-        dgs(&x2, &x3, w3, C);
-        dgs(&x0, &x2, w1, C);
-        dgs(&x1, &x3, w1, C);
-        DST(a0 + j, x0);
-        DST(a1 + j, x1);
-        DST(a2 + j, x2);
-        DST(a3 + j, x3);
-    }
-}
-
-static void dfwd2(uint64_t *a, size_t h, size_t cnt, size_t i, const mod_u64 *M)
-{
-    const dcst C = dcst_of(M);
-    const dtw w = dtw_bcast(M->fw, M->fwx, i);
-    for (size_t j = 0; j < cnt; j += 4) {
-        D x = DLD(a + j), y = DLD(a + j + h);
-        dct(&x, &y, w, C, 1);
-        DST(a + j, x);
-        DST(a + j + h, y);
-    }
-}
-
-static void dinv2(uint64_t *a, size_t h, size_t cnt, size_t i, const mod_u64 *M)
-{
-    const dcst C = dcst_of(M);
-    const dtw w = dtw_bcast(M->iw, M->iwx, i);
-    for (size_t j = 0; j < cnt; j += 4) {
-        D x = DLD(a + j), y = DLD(a + j + h);
-        dgs(&x, &y, w, C);
-        DST(a + j, x);
-        DST(a + j + h, y);
-    }
-}
-
-/* ---- the last four levels of a 16-element block (node nd) ---- */
-
-NTT_INLINE void dtranspose4(D v[4])
-{
-    const D a0 = _mm256_unpacklo_pd(v[0], v[1]), a1 = _mm256_unpackhi_pd(v[0], v[1]);
-    const D a2 = _mm256_unpacklo_pd(v[2], v[3]), a3 = _mm256_unpackhi_pd(v[2], v[3]);
-    v[0] = _mm256_permute2f128_pd(a0, a2, 0x20);
-    v[1] = _mm256_permute2f128_pd(a1, a3, 0x20);
-    v[2] = _mm256_permute2f128_pd(a0, a2, 0x31);
-    v[3] = _mm256_permute2f128_pd(a1, a3, 0x31);
-}
-
-/* Leaves the block transposed: vector t_j holds elements 4k + j. */
-NTT_INLINE void dfwd4l(D v[4], size_t nd, const mod_u64 *M, dcst C)
-{
-    const uint64_t *fw = M->fw, *fx = M->fwx;
-    const dtw w = dtw_bcast(fw, fx, nd);
-    dct(&v[0], &v[2], w, C, 0);
-    dct(&v[1], &v[3], w, C, 0);
-    dct(&v[0], &v[1], dtw_bcast(fw, fx, 2 * nd), C, 1);
-    dct(&v[2], &v[3], dtw_bcast(fw, fx, 2 * nd + 1), C, 1);
-    dtranspose4(v);
-    const dtw w2 = dtw_load4(fw, fx, 4 * nd);
-    dct(&v[0], &v[2], w2, C, 0);
-    dct(&v[1], &v[3], w2, C, 0);
-    dct(&v[0], &v[1], dtw_load4(fw, fx, 8 * nd), C, 1);
-    dct(&v[2], &v[3], dtw_load4(fw, fx, 8 * nd + 4), C, 1);
-}
-
-NTT_INLINE void dinv4l(D v[4], size_t nd, const mod_u64 *M, dcst C)
-{
-    const uint64_t *iw = M->iw, *ix = M->iwx;
-    dgs(&v[0], &v[1], dtw_load4(iw, ix, 8 * nd), C);
-    dgs(&v[2], &v[3], dtw_load4(iw, ix, 8 * nd + 4), C);
-    const dtw w2 = dtw_load4(iw, ix, 4 * nd);
-    dgs(&v[0], &v[2], w2, C);
-    dgs(&v[1], &v[3], w2, C);
-    dtranspose4(v);
-    dgs(&v[0], &v[1], dtw_bcast(iw, ix, 2 * nd), C);
-    dgs(&v[2], &v[3], dtw_bcast(iw, ix, 2 * nd + 1), C);
-    const dtw w = dtw_bcast(iw, ix, nd);
-    dgs(&v[0], &v[2], w, C);
-    dgs(&v[1], &v[3], w, C);
-}
-
-/* Levels of subtree i above its 16-element blocks (L >= 16); returns the
-   node of the first block. */
-static size_t dfwd_upper(uint64_t *a, size_t L, size_t i, const mod_u64 *M)
+/* Levels of subtree i above its leaf blocks (lanes^2 elements, L >=
+   lanes^2); returns the node of the first block. */
+NTT_INLINE size_t dfwd_upper(uint64_t *a, size_t L, size_t i, const mod_u64 *M, const size_t lanes)
 {
     size_t len = L, node = i;
     if (ntt_log2(L) & 1) {
-        dfwd2(a, L / 2, L / 2, i, M);
+        DWIDE(dfwd2, L / 2, a, L / 2, L / 2, i, M);
         len = L / 2;
         node = 2 * i;
     }
-    for (; len > 16; len >>= 2, node <<= 2)
-        for (size_t g = 0; g < L / len; g++) dfwd4(a + g * len, len / 4, len / 4, node + g, M);
+    for (; len > lanes * lanes; len >>= 2, node <<= 2)
+        for (size_t g = 0; g < L / len; g++) DWIDE(dfwd4, len / 4, a + g * len, len / 4, len / 4, node + g, M);
     return node;
 }
 
-static void dinv_upper(uint64_t *a, size_t L, size_t i, const mod_u64 *M)
+NTT_INLINE void dinv_upper(uint64_t *a, size_t L, size_t i, const mod_u64 *M, const size_t lanes)
 {
-    size_t len = 64;
+    size_t len = 4 * lanes * lanes;
     for (; len <= L; len <<= 2)
-        for (size_t g = 0; g < L / len; g++) dinv4(a + g * len, len / 4, len / 4, i * (L / len) + g, M);
-    if (len / 4 != L) dinv2(a, L / 2, L / 2, i, M);
+        for (size_t g = 0; g < L / len; g++)
+            DWIDE(dinv4, len / 4, a + g * len, len / 4, len / 4, i * (L / len) + g, M);
+    if (len / 4 != L) DWIDE(dinv2, L / 2, a, L / 2, L / 2, i, M);
 }
 
-NTT_INLINE void dfwd_smallv(uint64_t *a, size_t L, size_t i, const mod_u64 *M, const int t)
+NTT_INLINE void dfwd_smallv(uint64_t *a, size_t L, size_t i, const mod_u64 *M, const int t,
+                            const size_t lanes)
 {
-    const dcst C = dcst_of(M);
-    const size_t node = dfwd_upper(a, L, i, M);
-    for (size_t g = 0; g < L / 16; g++) {
-        uint64_t *x = a + 16 * g;
-        D v[4] = {DLD(x), DLD(x + 4), DLD(x + 8), DLD(x + 12)};
-        dfwd4l(v, node + g, M, C);
-        if (t) dtranspose4(v);
-        for (int k = 0; k < 4; k++) DST(x + 4 * k, v[k]);
-    }
+    const size_t node = dfwd_upper(a, L, i, M, lanes);
+    DLEAF(lanes, dfwd_leaves, a, L, node, M, t);
 }
 
-NTT_INLINE void dinv_smallv(uint64_t *a, size_t L, size_t i, const mod_u64 *M, const int t)
+NTT_INLINE void dinv_smallv(uint64_t *a, size_t L, size_t i, const mod_u64 *M, const int t,
+                            const size_t lanes)
 {
-    const dcst C = dcst_of(M);
-    const size_t nb = L / 16;
-    for (size_t g = 0; g < nb; g++) {
-        uint64_t *x = a + 16 * g;
-        D v[4] = {DLD(x), DLD(x + 4), DLD(x + 8), DLD(x + 12)};
-        if (t) dtranspose4(v);
-        dinv4l(v, i * nb + g, M, C);
-        for (int k = 0; k < 4; k++) DST(x + 4 * k, v[k]);
-    }
-    dinv_upper(a, L, i, M);
+    DLEAF(lanes, dinv_leaves, a, L, i * (L / (lanes * lanes)), M, t);
+    dinv_upper(a, L, i, M, lanes);
 }
 
-static void dfwd_small(uint64_t *a, size_t L, size_t i, const mod_u64 *M) { dfwd_smallv(a, L, i, M, 1); }
-static void dfwd_small_p(uint64_t *a, size_t L, size_t i, const mod_u64 *M) { dfwd_smallv(a, L, i, M, 0); }
-static void dinv_small(uint64_t *a, size_t L, size_t i, const mod_u64 *M) { dinv_smallv(a, L, i, M, 1); }
-static void dinv_small_p(uint64_t *a, size_t L, size_t i, const mod_u64 *M) { dinv_smallv(a, L, i, M, 0); }
-
-static void dmul_small(uint64_t *b, uint64_t *a, size_t L, size_t i, const mod_u64 *M)
+/* a's whole forward subtree first (transposed leaves), then b's, the
+   product and b's inverse leaf by leaf. */
+NTT_INLINE void dmul_smallv(uint64_t *b, uint64_t *a, size_t L, size_t i, const mod_u64 *M,
+                            const size_t lanes)
 {
-    const dcst C = dcst_of(M);
-    dfwd_smallv(a, L, i, M, 0);
-    const size_t node = dfwd_upper(b, L, i, M);
-    for (size_t g = 0; g < L / 16; g++) {
-        uint64_t *x = b + 16 * g;
-        const uint64_t *y = a + 16 * g;
-        D v[4] = {DLD(x), DLD(x + 4), DLD(x + 8), DLD(x + 12)};
-        dfwd4l(v, node + g, M, C);
-        for (int k = 0; k < 4; k++) v[k] = dmul2(v[k], DLD(y + 4 * k), C);
-        dinv4l(v, node + g, M, C);
-        for (int k = 0; k < 4; k++) DST(x + 4 * k, v[k]);
-    }
-    dinv_upper(b, L, i, M);
+    dfwd_smallv(a, L, i, M, 0, lanes);
+    const size_t node = dfwd_upper(b, L, i, M, lanes);
+    DLEAF(lanes, dmul_leaves, b, a, L, node, M);
+    dinv_upper(b, L, i, M, lanes);
 }
 
 /* ---- conversions, products, root ---- */
@@ -480,52 +311,73 @@ static void dtw_convert(uint64_t *w, uint64_t *x, uint64_t p)
     *x = dword(c / (double)p);
 }
 
-/* Tables to doubles; the last level (nodes n/2 .. n-1) regrouped in runs of
-   8 as [even nodes, odd nodes], which is what the transposed distance-1
-   level reads; the scale constants without the Montgomery factor (dmul2
-   leaves none). */
-static void darrange(mod_u64 *M, size_t n)
+/* Tables to doubles, regrouped for leaves of `lanes` lanes (see regroup);
+   the scale constants without the Montgomery factor (dmul2 leaves none). */
+static void darrange_v(mod_u64 *M, size_t n, size_t lanes)
 {
     const uint64_t p = M->c.p;
     for (size_t i = 1; i < n; i++) {
         dtw_convert(&M->fw[i], &M->fwx[i], p);
         dtw_convert(&M->iw[i], &M->iwx[i], p);
     }
-    uint64_t *tabs[4] = {M->fw, M->fwx, M->iw, M->iwx};
-    for (int t = 0; t < 4; t++) {
-        uint64_t tmp[8];
-        for (size_t g = n / 2; g < n; g += 8) {
-            for (size_t k = 0; k < 4; k++) tmp[k] = tabs[t][g + 2 * k], tmp[4 + k] = tabs[t][g + 2 * k + 1];
-            memcpy(tabs[t] + g, tmp, sizeof tmp);
-        }
-    }
+    regroup(M->fw, sizeof *M->fw, n, lanes);
+    regroup(M->fwx, sizeof *M->fwx, n, lanes);
+    regroup(M->iw, sizeof *M->iw, n, lanes);
+    regroup(M->iwx, sizeof *M->iwx, n, lanes);
     dtw_convert(&M->s_inv.w, &M->s_inv.x, p);
     dtw_convert(&M->s1_inv.w, &M->s1_inv.x, p);
     M->s_mul = M->s_inv;
     M->s1_mul = M->s1_inv;
 }
 
-/* Shoup, u64, p < 2^51: see the top of this file. */
-static const kern_u64 kernels_f64 = {
-    .block = 2048,
-    .fwd4 = dfwd4,
-    .fwd4one = dfwd4,
-    .fwd2 = dfwd2,
-    .inv2 = dinv2,
-    .fwd_small = dfwd_small,
-    .fwd_small_p = dfwd_small_p,
-    .inv4 = dinv4,
-    .inv4one = dinv4,
-    .inv_small = dinv_small,
-    .inv_small_p = dinv_small_p,
-    .inv_root = dinv_root,
-    .inv_root64 = dinv_root,
-    .mul_small = dmul_small,
-    .load_top = dload_top,
-    .pointwise = dpointwise,
-    .pointwise_full = dpointwise_full,
-    .reduce = dreduce,
-    .to_internal = dto_internal,
-    .arrange = darrange,
-    .min_n = 64,
-};
+static void dfwd4w(uint64_t *a, size_t q, size_t c, size_t i, const mod_u64 *M)
+{ DWIDE(dfwd4, c, a, q, c, i, M); }
+static void dinv4w(uint64_t *a, size_t q, size_t c, size_t i, const mod_u64 *M)
+{ DWIDE(dinv4, c, a, q, c, i, M); }
+static void dfwd2w(uint64_t *a, size_t h, size_t c, size_t i, const mod_u64 *M)
+{ DWIDE(dfwd2, c, a, h, c, i, M); }
+static void dinv2w(uint64_t *a, size_t h, size_t c, size_t i, const mod_u64 *M)
+{ DWIDE(dinv2, c, a, h, c, i, M); }
+
+/* Shoup, u64, p < 2^51 (see the top of this file), with leaves of LV
+   lanes.  min_n: the product's subtrees below its root levels (n/4) hold
+   whole leaf blocks. */
+#define F64_LEAVES(LV)                                                                      \
+    static void dfwd_small##LV(uint64_t *a, size_t L, size_t i, const mod_u64 *M)            \
+    { dfwd_smallv(a, L, i, M, 1, LV); }                                                     \
+    static void dfwd_small_p##LV(uint64_t *a, size_t L, size_t i, const mod_u64 *M)          \
+    { dfwd_smallv(a, L, i, M, 0, LV); }                                                     \
+    static void dinv_small##LV(uint64_t *a, size_t L, size_t i, const mod_u64 *M)            \
+    { dinv_smallv(a, L, i, M, 1, LV); }                                                     \
+    static void dinv_small_p##LV(uint64_t *a, size_t L, size_t i, const mod_u64 *M)          \
+    { dinv_smallv(a, L, i, M, 0, LV); }                                                     \
+    static void dmul_small##LV(uint64_t *b, uint64_t *a, size_t L, size_t i, const mod_u64 *M) \
+    { dmul_smallv(b, a, L, i, M, LV); }                                                     \
+    static void darrange##LV(mod_u64 *M, size_t n) { darrange_v(M, n, LV); }                \
+    static const kern_u64 kernels_f64_##LV = {                                              \
+        .block = 2048,                                                                      \
+        .fwd4 = dfwd4w,                                                                     \
+        .fwd4one = dfwd4w,                                                                  \
+        .fwd2 = dfwd2w,                                                                     \
+        .inv2 = dinv2w,                                                                     \
+        .fwd_small = dfwd_small##LV,                                                        \
+        .fwd_small_p = dfwd_small_p##LV,                                                    \
+        .inv4 = dinv4w,                                                                     \
+        .inv4one = dinv4w,                                                                  \
+        .inv_small = dinv_small##LV,                                                        \
+        .inv_small_p = dinv_small_p##LV,                                                    \
+        .inv_root = dinv_root,                                                              \
+        .inv_root64 = dinv_root,                                                            \
+        .mul_small = dmul_small##LV,                                                        \
+        .load_top = dload_top,                                                              \
+        .pointwise = dpointwise,                                                            \
+        .pointwise_full = dpointwise_full,                                                  \
+        .reduce = dreduce,                                                                  \
+        .to_internal = dto_internal,                                                        \
+        .arrange = darrange##LV,                                                            \
+        .min_n = 4 * LV * LV};
+
+F64_LEAVES(4)
+#ifdef NTT_AVX512
+F64_LEAVES(8)
+#endif
