@@ -58,6 +58,20 @@ NTT_INLINE int lazy_next(int r, int fin) { return r == 0 ? 0 : fin || r == 8 ? 4
     default: CALL(0); break;                                                                  \
     }
 
+#ifdef NTT_AVX512
+/* The 4x4 transpose of the 128-bit lanes of a, b, c, d: o[l] gathers lane l
+   of each (the last stage of the 16x16 and 8x8 leaf transposes). */
+NTT_INLINE void lanes4x4(__m512i a, __m512i b, __m512i c, __m512i d, __m512i o[4])
+{
+    const __m512i s0 = _mm512_shuffle_i32x4(a, b, 0x44), s1 = _mm512_shuffle_i32x4(a, b, 0xEE);
+    const __m512i s2 = _mm512_shuffle_i32x4(c, d, 0x44), s3 = _mm512_shuffle_i32x4(c, d, 0xEE);
+    o[0] = _mm512_shuffle_i32x4(s0, s2, 0x88);
+    o[1] = _mm512_shuffle_i32x4(s0, s2, 0xDD);
+    o[2] = _mm512_shuffle_i32x4(s1, s3, 0x88);
+    o[3] = _mm512_shuffle_i32x4(s1, s3, 0xDD);
+}
+#endif
+
 /* See avx2_vec.h. */
 #define VCAT_(a, b, c) a##b##c
 #define VCAT(a, b, c) VCAT_(a, b, c)

@@ -179,14 +179,10 @@ NTT_INLINE void DS(dtranspose)(DT v[DLANES])
         t[k + 1] = _mm512_unpackhi_pd(v[k], v[k + 1]);
     }
     for (int c = 0; c < 2; c++) {
-        const DT s0 = _mm512_shuffle_f64x2(t[c], t[2 + c], 0x44);
-        const DT s1 = _mm512_shuffle_f64x2(t[c], t[2 + c], 0xEE);
-        const DT s2 = _mm512_shuffle_f64x2(t[4 + c], t[6 + c], 0x44);
-        const DT s3 = _mm512_shuffle_f64x2(t[4 + c], t[6 + c], 0xEE);
-        v[c] = _mm512_shuffle_f64x2(s0, s2, 0x88);
-        v[2 + c] = _mm512_shuffle_f64x2(s0, s2, 0xDD);
-        v[4 + c] = _mm512_shuffle_f64x2(s1, s3, 0x88);
-        v[6 + c] = _mm512_shuffle_f64x2(s1, s3, 0xDD);
+        __m512i o[4];
+        lanes4x4(_mm512_castpd_si512(t[c]), _mm512_castpd_si512(t[2 + c]),
+                 _mm512_castpd_si512(t[4 + c]), _mm512_castpd_si512(t[6 + c]), o);
+        for (int l = 0; l < 4; l++) v[2 * l + c] = _mm512_castsi512_pd(o[l]);
     }
 #endif
 }

@@ -265,17 +265,11 @@ NTT_INLINE void VS(transpose)(VT v[VLANES])
         v[k + 4] = _mm256_permute2x128_si256(u[k], u[k + 4], 0x31);
     }
 #else
-    /* Column 4l + c gathers lane l of u[c], u[4 + c], u[8 + c], u[12 + c]:
-       a 4x4 transpose of 128-bit lanes for each c. */
+    /* Column 4l + c gathers lane l of u[c], u[4 + c], u[8 + c], u[12 + c]. */
     for (int c = 0; c < 4; c++) {
-        const VT s0 = _mm512_shuffle_i32x4(u[c], u[4 + c], 0x44);
-        const VT s1 = _mm512_shuffle_i32x4(u[c], u[4 + c], 0xEE);
-        const VT s2 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0x44);
-        const VT s3 = _mm512_shuffle_i32x4(u[8 + c], u[12 + c], 0xEE);
-        v[c] = _mm512_shuffle_i32x4(s0, s2, 0x88);
-        v[4 + c] = _mm512_shuffle_i32x4(s0, s2, 0xDD);
-        v[8 + c] = _mm512_shuffle_i32x4(s1, s3, 0x88);
-        v[12 + c] = _mm512_shuffle_i32x4(s1, s3, 0xDD);
+        VT o[4];
+        lanes4x4(u[c], u[4 + c], u[8 + c], u[12 + c], o);
+        for (int l = 0; l < 4; l++) v[4 * l + c] = o[l];
     }
 #endif
 }
