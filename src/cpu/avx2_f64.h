@@ -9,6 +9,9 @@
  * DI(op) the width's intrinsic _mmDW_op.
  */
 
+#define DLD_(p) DI(loadu_pd)((const double *)(p))
+#define DST_(p, v) DI(storeu_pd)((double *)(p), (v))
+
 /* p and fl(1/p) in every lane. */
 typedef struct {
     DT p, pinv;
@@ -66,7 +69,7 @@ NTT_INLINE DS(dtw) DS(dtw_bcast)(const uint64_t *w, const uint64_t *x, size_t i)
 /* DLANES consecutive (regrouped) twiddles, one per lane. */
 NTT_INLINE DS(dtw) DS(dtw_loadv)(const uint64_t *w, const uint64_t *x, size_t i)
 {
-    DS(dtw) t = {DI(loadu_pd)((const double *)(w + i)), DI(loadu_pd)((const double *)(x + i))};
+    DS(dtw) t = {DLD_(w + i), DLD_(x + i)};
     return t;
 }
 
@@ -86,9 +89,6 @@ NTT_INLINE void DS(dgs)(DT *x, DT *y, DS(dtw) W, DS(dcst) C)
 }
 
 /* ---- wide levels (cnt a multiple of DLANES) ---- */
-
-#define DLD_(p) DI(loadu_pd)((const double *)(p))
-#define DST_(p, v) DI(storeu_pd)((double *)(p), (v))
 
 static void DS(dfwd4)(uint64_t *a, size_t q, size_t cnt, size_t i, const mod_u64 *M)
 {
