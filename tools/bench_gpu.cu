@@ -280,11 +280,35 @@ struct MulCase {
     std::string label;
 };
 
-// u32 products on device pointers.
+// The library's entry points by element width.
+ntt_status linear_ref(ntt_plan *p, uint32_t *c, const uint32_t *a, size_t la, const uint32_t *b,
+                      size_t lb)
+{
+    return ntt_polymul_linear_u32(p, c, a, la, b, lb);
+}
+ntt_status linear_ref(ntt_plan *p, uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
+                      size_t lb)
+{
+    return ntt_polymul_linear_u64(p, c, a, la, b, lb);
+}
+ntt_status cuda_mul(ntt_plan *p, uint32_t *c, size_t lc, const uint32_t *a, size_t la,
+                    const uint32_t *b, size_t lb, size_t n, cudaStream_t st)
+{
+    return ntt_cuda_polymul_u32(p, c, lc, a, la, b, lb, 1, n, st);
+}
+ntt_status cuda_mul(ntt_plan *p, uint64_t *c, size_t lc, const uint64_t *a, size_t la,
+                    const uint64_t *b, size_t lb, size_t n, cudaStream_t st)
+{
+    return ntt_cuda_polymul_u64(p, c, lc, a, la, b, lb, 1, n, st);
+}
+
+// Products on device pointers, u32 or u64 elements.
+template <class T = uint32_t>
 void bench_polymul(const MulCase &c, int reps, bool graph_too, bool cold_too, cudaStream_t st,
                    rng_t *rng)
 {
-    const size_t lc = c.la + c.lb - 1, e = 4;
+    const size_t lc = c.la + c.lb - 1, e = sizeof(T);
+    const ntt_width w = e == 4 ? NTT_U32 : NTT_U64;
     ntt_plan_options o = {};
     o.variant = c.v;
     o.modmul = c.mm;
@@ -295,8 +319,8 @@ void bench_polymul(const MulCase &c, int reps, bool graph_too, bool cold_too, cu
     base.name = c.label;
     base.bytes = (double)(c.la + c.lb + lc) * e;
     base.reference = c.reference;
-    if (ntt_plan_create(&pg, c.n, c.p, NTT_U32, NTT_BACKEND_CUDA, &o) ||
-        ntt_plan_create(&ps, c.n, c.p, NTT_U32, NTT_BACKEND_SCALAR, nullptr)) {
+    if (ntt_plan_create(&pg, c.n, c.p, w, NTT_BACKEND_CUDA, &o) ||
+        ntt_plan_create(&ps, c.n, c.p, w, NTT_BACKEND_SCALAR, nullptr)) {
         Row r = base;
         r.mode = "stream warm";
         r.why = "plan";
@@ -307,23 +331,23 @@ void bench_polymul(const MulCase &c, int reps, bool graph_too, bool cold_too, cu
     }
     const size_t per = (c.la + c.lb + lc) * e;
     const int sets = cold_too ? cold_sets(per) : 1;
-    std::vector<uint32_t *> da(sets), db(sets), dc(sets);
-    std::vector<uint32_t> ha(c.la), hb(c.lb), ref(lc), got(lc);
+    std::vector<T *> da(sets), db(sets), dc(sets);
+    std::vector<T> ha(c.la), hb(c.lb), ref(lc), got(lc);
     bool ok = true;
     for (int k = 0; k < sets && ok; k++)
         ok = cudaMalloc(&da[k], c.la * e) == cudaSuccess && cudaMalloc(&db[k], c.lb * e) == cudaSuccess &&
              cudaMalloc(&dc[k], lc * e) == cudaSuccess;
     for (int k = 0; k < sets && ok; k++) {
-        for (auto &x : ha) x = (uint32_t)rng_below(rng, c.p);
-        for (auto &x : hb) x = (uint32_t)rng_below(rng, c.p);
+        for (auto &x : ha) x = (T)rng_below(rng, c.p);
+        for (auto &x : hb) x = (T)rng_below(rng, c.p);
         ok = cudaMemcpyAsync(da[k], ha.data(), c.la * e, cudaMemcpyHostToDevice, st) == cudaSuccess &&
              cudaMemcpyAsync(db[k], hb.data(), c.lb * e, cudaMemcpyHostToDevice, st) == cudaSuccess &&
              cudaStreamSynchronize(st) == cudaSuccess;
     }
     // ha, hb now hold the last set's operands: its product is the reference.
-    ok = ok && ntt_polymul_linear_u32(ps, ref.data(), ha.data(), c.la, hb.data(), c.lb) == NTT_OK;
+    ok = ok && linear_ref(ps, ref.data(), ha.data(), c.la, hb.data(), c.lb) == NTT_OK;
     auto op = [&](int k) {
-        return ntt_cuda_polymul_u32(pg, dc[k], lc, da[k], c.la, db[k], c.lb, 1, c.n, st) == NTT_OK;
+        return cuda_mul(pg, dc[k], lc, da[k], c.la, db[k], c.lb, c.n, st) == NTT_OK;
     };
     auto check = [&]() {
         return cudaMemsetAsync(dc[sets - 1], 0xA5, lc * e, st) == cudaSuccess && op(sets - 1) &&
@@ -693,6 +717,12 @@ int run_tables(const char *json, bool quick, bool profile, bool headline)
         if (which == 4)
             bench_forward({"profile", NTT_U32, (size_t)1 << blog, cnt, {469762049},
                            NTT_FLAG_NEGACYCLIC}, NTT_MODMUL_SHOUP, reps, st, &rng);
+        if (which == 5) {
+            const size_t h = (size_t)1 << (mlog - 1);
+            MulCase m = {"profile", 2 * h, h, h, p64, NTT_VARIANT_FAST, NTT_MODMUL_SHOUP, 0, 0, ""};
+            m.label = "polymul u64 2^" + std::to_string(mlog) + " " + std::to_string(nb) + "-bit shoup";
+            bench_polymul<uint64_t>(m, reps, true, true, st, &rng);
+        }
         print_group("profile");
         return finish(json, &gi, st);
     }

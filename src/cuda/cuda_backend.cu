@@ -381,12 +381,12 @@ int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *
             lc = 15 - P < 5 ? 15 - P : 5;  // 2^(P + lc) u32 in 128 KiB
             if (product && D > 24 && lc > 4) lc = 4;
         }
-        g[k++] = Geom{d, P, lo, lc < lo ? lc : lo, rmax, 0, 4};
+        g[k++] = Geom{d, P, lo, lc < lo ? lc : lo, rmax, 0, 4, 0};
         d += P;
     }
     // The bottom pass: lo = 0, one column per block, which the kernels that run
     // only bottom passes take as constants (bottom_geom).
-    g[k++] = Geom{d, bottom, 0, 0, rmax, 0, 4};
+    g[k++] = Geom{d, bottom, 0, 0, rmax, 0, 4, 0};
     return k;  /* at most 1 + ceil(17 / 11) for D <= 30 */
 }
 
@@ -406,7 +406,8 @@ int pass_threads(const Geom &g, int max_threads)
 template <class T> size_t pass_smem(const Geom &g, bool fused)
 {
     const size_t t = (tile_bytes<T>(g) + 15) & ~(size_t)15;
-    return fused ? 2 * t : t;
+    const int tables = fused ? 2 : 1;
+    return tables * t + (g.stw ? stw_bytes<T>(g.P, tables) : 0);
 }
 
 template <class T> const Mod<T> *dmods(const ntt_plan *plan)
@@ -455,21 +456,29 @@ ntt_status launch_tiles(ntt_plan *plan, void (*kern)(PassArgs<T>), const Geom &g
 template <class T> using PassKernel = void (*)(PassArgs<T>);
 enum Family { FWD_PASS, INV_PASS, FUSED };
 
-template <class T, int K, int P, bool CT, int OCC, int CAP> PassKernel<T> family_kernel(Family f)
+template <class T, int K, int P, bool CT, int OCC, int CAP>
+PassKernel<T> family_kernel(Family f, const Geom &g)
 {
-    if (f == FWD_PASS) return k_pass<T, K, false, P, CT, OCC, CAP>;
+    if (f == FWD_PASS) {
+        if constexpr (has_stw<T>(K, P, CT, false) && OCC != OCC_BIG)
+            if (g.stw) return k_pass<T, K, false, P, CT, OCC, CAP, true>;
+        return k_pass<T, K, false, P, CT, OCC, CAP>;
+    }
     if (f == INV_PASS) return k_pass<T, K, true, P, CT, OCC, CAP>;
-    if constexpr (P <= kMaxFusedP)
-        return k_polymul_bottom<T, K, P, CT, CAP>;
-    else
+    if constexpr (P <= kMaxFusedP) {
+        if constexpr (has_stw<T>(K, P, CT, true))
+            if (g.stw) return k_polymul_bottom<T, K, P, CT, CAP, true>;
+        return k_polymul_bottom<T, K, P, CT, CAP, false>;
+    } else {
         return nullptr;
+    }
 }
 
 template <class T, int K, int P, int OCC, bool CT> PassKernel<T> cap_kernel(Family f, const Geom &g)
 {
     if constexpr (K == K_SHOUP && sizeof(T) == 4)
-        if (g.cap == 8) return family_kernel<T, K, P, CT, OCC, 8>(f);
-    return family_kernel<T, K, P, CT, OCC, 4>(f);
+        if (g.cap == 8) return family_kernel<T, K, P, CT, OCC, 8>(f, g);
+    return family_kernel<T, K, P, CT, OCC, 4>(f, g);
 }
 
 template <class T, int K, int P, int OCC> PassKernel<T> ct_kernel(Family f, const Geom &g)
@@ -513,8 +522,10 @@ template <class T, int K, bool INV>
 ntt_status launch_pass(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t items, int nz,
                        cudaStream_t st)
 {
-    return launch_tiles<T>(plan, fast_kernel<T, K>(INV ? INV_PASS : FWD_PASS, g), g, a, items, nz,
-                           false, st);
+    Geom gk = g;
+    if (INV) gk.stw = 0;  // forward passes only (has_stw)
+    return launch_tiles<T>(plan, fast_kernel<T, K>(INV ? INV_PASS : FWD_PASS, gk), gk, a, items,
+                           nz, false, st);
 }
 
 template <class T, int K>
@@ -967,6 +978,25 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     cp->bus0 = cp->mpasses[0];
     if (sizeof(T) == 4 && D <= 19) cp->bus0.logC = cp->bus0.lo < 5 ? cp->bus0.lo : 5;
     cp->fused.rmax = 3;  // k_polymul_bottom's rounds
+    // Staged twiddles (cuda_fast.cuh, has_stw) in the bottom passes whose
+    // column's table takes at most 16 KiB.  On an H100, graph warm, u32
+    // products of 2^12 / 2^16 / 2^18 / 2^20 / 2^21 went from 10.1 / 12.5 /
+    // 15.0 / 38.0 / 74.8 us to 9.6 / 11.5 / 14.2 / 34.3 / 66.8 us, u64
+    // products of 2^12 to 2^17 gained 4-9%; forward transforms gained up
+    // to 4% (u64 2^16 x 40, 62-bit: 48.7 -> 46.8 us) or 10% (FP64 2^14 and
+    // 2^15), the u32 2^18 forward stayed level or lost 1-2% (8.5 against
+    // 8.6-8.7 us).  The u64 2^20 product, 64 KiB of twiddles per column
+    // (two blocks per SM), lost 2%: hence the bound
+    // (bench/results/gpu-h100-2026-11-23d-stw.txt).
+    // NTT_CUDA_STW=0 or 1 turns them off or on wherever the kernels can.
+    const char *se = getenv("NTT_CUDA_STW");
+    auto stw = [&](Geom &g, bool fused) {
+        const bool want = se && *se ? atoi(se) != 0 : (sizeof(Tw<T>) << g.P) <= (16u << 10);
+        g.stw = want && has_stw<T>(cp->kind, g.P, g.ct, fused) && g.lo == 0 &&
+                (fused || pass_occ(sizeof(T), g) != OCC_BIG);
+    };
+    stw(cp->fused, true);
+    stw(cp->passes[cp->npasses - 1], false);
     HostBuf<Mod<T>> mods(plan->nmod);
     if (!mods.p) return NTT_ENOMEM;
     for (size_t i = 0; i < plan->nmod; i++) TRY(build_mod<T>(plan, cp, &plan->mod[i], &mods[i]));

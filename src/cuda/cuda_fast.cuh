@@ -9,9 +9,9 @@
 // in the last pass (lo = 0), C consecutive contiguous subtrees.  Inside the
 // block each thread takes radix-8 or radix-16 groups (three or four levels
 // in registers) per round, with one shared-memory exchange between rounds;
-// each group reads its twiddles from the tree-order tables (through the
-// read-only cache) or, for the Montgomery kind, makes them on the fly from
-// two small tables.
+// each group reads its twiddles from the tree-order tables (a bottom pass's
+// later rounds from its copy in shared memory, has_stw) or, for the
+// Montgomery kind, makes them on the fly from two small tables.
 #pragma once
 
 #include "cuda_common.cuh"
@@ -29,6 +29,7 @@ struct Geom {
     int rmax;  // most levels one round keeps in registers (3 or 4)
     int ct;    // compact twiddles (group_butterflies): u32 Shoup or FP64 kind, P >= kMinCompactP
     int cap;   // values stay below cap p (lazy ranges, below): 4, or 8 (plan_cap)
+    int stw;   // the fused kernel stages its column's twiddles in shared memory (fused_stw)
 };
 
 // A pass's P levels split into the fewest rounds of at most rmax levels,
@@ -136,16 +137,41 @@ __device__ __forceinline__ void level_tw(Tw<T> (&w)[NMAX], int nt, unsigned d, u
     }
 }
 
+// Two twiddles, one 16-byte access.
+template <class T> struct alignas(16) TwPair {
+    Tw<T> e[2];
+};
+
 // The twiddles of level q of a group's round (group_butterflies): 2^l of
-// them, or with compact twiddles one entry for l > 0.
-template <int K, class T, bool INV, int r, bool CT>
+// them, or with compact twiddles one entry for l > 0.  SH: from the
+// column's copy in shared memory (stw, fused_stw), where pass level L's
+// node k lies at 2^L + k: a group's 2^l are consecutive and 2^l-aligned,
+// so that 16-byte loads bring two (u32) at a time.
+template <int K, class T, bool INV, int r, bool CT, bool SH>
 __device__ __forceinline__ void group_level_tw(Tw<T> (&w)[1 << (r - 1)], int q, unsigned d,
                                                uint32_t hi, int s0, int gh, const Mod<T> &Mg,
-                                               const Tw<T> *tab)
+                                               const Tw<T> *tab, const Tw<T> *stw)
 {
     const int l = INV ? r - 1 - q : q;
     const uint32_t k0 = (hi << (s0 + l)) + ((uint32_t)gh << l);
-    if (CT && l > 0)
+    if constexpr (SH) {
+        const Tw<T> *p = stw + (1u << (s0 + l)) + ((uint32_t)gh << l);
+        if (sizeof(Tw<T>) == 8 && l > 0) {
+#pragma unroll
+            for (int t = 0; t < (1 << (r - 1)); t += 2) {
+                if (t >= (1 << l)) break;
+                const TwPair<T> v = reinterpret_cast<const TwPair<T> *>(p)[t >> 1];
+                w[t] = v.e[0];
+                w[t + 1] = v.e[1];
+            }
+        } else {
+#pragma unroll
+            for (int t = 0; t < (1 << (r - 1)); t++) {
+                if (t >= (1 << l)) break;
+                w[t] = p[t];
+            }
+        }
+    } else if (CT && l > 0)
         w[0] = (INV ? Mg.itl[l] : Mg.ftl[l])[(1u << d) + (k0 >> l)];
     else
         level_tw<K, T, INV, 1 << (r - 1)>(w, 1 << l, d + l, k0, Mg, tab);
@@ -227,11 +253,11 @@ __device__ __forceinline__ void fp64_butterfly(T &xe, T &xd, Tw<T> W, const Tw<T
 // 2^l times shorter than the tree's), and multiplies by rho_l(t) first:
 // one more product per butterfly with t > 0 buys the deep levels' twiddle
 // traffic, which at 2^24 is as large as the data's.
-template <int K, class T, bool INV, int r, bool CT, int CAP>
+template <int K, class T, bool INV, int r, bool CT, int CAP, bool SH>
 __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, uint32_t hi, int s0,
                                                   int gh, const Mod<T> &Mg, const Ar<T> &M,
-                                                  const Tw<T> *tab, bool scale_root, Tw<T> sc,
-                                                  Tw<T> sc1)
+                                                  const Tw<T> *tab, const Tw<T> *stw,
+                                                  bool scale_root, Tw<T> sc, Tw<T> sc1)
 {
     constexpr int R = 1 << r;
     const T lim = half_cap<T, CAP>(M);
@@ -251,9 +277,9 @@ __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, ui
     if constexpr (HOIST) {
 #pragma unroll
         for (int q = 0; q < r; q++)
-            group_level_tw<K, T, INV, r, CT>(wl[q], q, d, hi, s0, gh, Mg, tab);
+            group_level_tw<K, T, INV, r, CT, SH>(wl[q], q, d, hi, s0, gh, Mg, tab, stw);
     }
-    if constexpr (PF) group_level_tw<K, T, INV, r, CT>(wl[0], 0, d, hi, s0, gh, Mg, tab);
+    if constexpr (PF) group_level_tw<K, T, INV, r, CT, SH>(wl[0], 0, d, hi, s0, gh, Mg, tab, stw);
 #pragma unroll
     for (int q = 0; q < r; q++) {
         const int l = INV ? r - 1 - q : q;
@@ -261,9 +287,11 @@ __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, ui
         const bool ct = CT && l > 0;
         if constexpr (PF)
             if (q + 1 < r)
-                group_level_tw<K, T, INV, r, CT>(wl[(q + 1) & 1], q + 1, d, hi, s0, gh, Mg, tab);
+                group_level_tw<K, T, INV, r, CT, SH>(wl[(q + 1) & 1], q + 1, d, hi, s0, gh, Mg,
+                                                     tab, stw);
         Tw<T>(&w)[1 << (r - 1)] = wl[HOIST ? q : PF ? (q & 1) : 0];
-        if constexpr (!HOIST && !PF) group_level_tw<K, T, INV, r, CT>(w, q, d, hi, s0, gh, Mg, tab);
+        if constexpr (!HOIST && !PF)
+            group_level_tw<K, T, INV, r, CT, SH>(w, q, d, hi, s0, gh, Mg, tab, stw);
 #pragma unroll
         for (int e = 0; e < R; e++) {
             if (e & dist) continue;
@@ -312,11 +340,12 @@ template <class T> struct alignas(16) Vec16 {
 // group's elements lie 2^GLO apart in its column (GLO = P - S0 - r); the
 // bits of mid below and above theirs (gl, gh) name the group.  All loads
 // of a group are issued before the first use.
-template <int K, class T, bool INV, int P, int S0, int r, bool CT, int CAP>
+template <int K, class T, bool INV, int P, int S0, int r, bool CT, int CAP, bool SH>
 __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T> &io,
                                         uint32_t gc0, bool from_global, bool to_global,
                                         const Mod<T> &Mg, const Ar<T> &M, const Tw<T> *tab,
-                                        bool scale_root, Tw<T> sc, Tw<T> sc1, int tid, int nthr)
+                                        const Tw<T> *stw, bool scale_root, Tw<T> sc, Tw<T> sc1,
+                                        int tid, int nthr)
 {
     constexpr int R = 1 << r, GLO = P - S0 - r;
     constexpr int glo_mask = (1 << GLO) - 1;
@@ -423,8 +452,8 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
                     x[e] = as_bits(INV ? v : freduce(v, M.dp, M.dpi));
                 }
             }
-        group_butterflies<K, T, INV, r, CT, CAP>(x, d, hi, S0, gh, Mg, M, tab, scale_root, sc,
-                                                 sc1);
+        group_butterflies<K, T, INV, r, CT, CAP, SH>(x, d, hi, S0, gh, Mg, M, tab, stw,
+                                                     scale_root, sc, sc1);
         if (to_global) {
             if (reduce) {  // the inverse's last level scales: values below 2p
 #pragma unroll
@@ -467,22 +496,30 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
 // last writes io.gout (when last_global); the rest go through the shared
 // tile, with a barrier before every round that reads what others wrote.
 // Threads tid of nthr share the groups; every thread of the block calls
-// this the same number of times, so that the barriers match.
-template <int K, class T, bool INV, int P, int RMAX, bool CT, int CAP, int Q = 0>
+// this the same number of times, so that the barriers match.  STW: the
+// rounds below the pass's first read their twiddles from stw, once the
+// copy engine has brought them (bar, fused_stw).
+template <int K, class T, bool INV, int P, int RMAX, bool CT, int CAP, bool STW, int Q = 0>
 __device__ __forceinline__ void run_rounds(const TileShape<T, P> &S, const PassIO<T> &io,
                                            uint32_t gc0, bool first_global, bool last_global,
                                            const Mod<T> &Mg, const Ar<T> &M, bool scale_root,
-                                           Tw<T> sc, Tw<T> sc1, int tid, int nthr)
+                                           Tw<T> sc, Tw<T> sc1, int tid, int nthr,
+                                           const Tw<T> *stw = nullptr, uint64_t *bar = nullptr)
 {
     constexpr int NR = round_count(P, RMAX);
     if constexpr (Q < NR) {
         constexpr int IDX = INV ? NR - 1 - Q : Q;
+        constexpr int S0 = round_start(P, RMAX, IDX);
+        constexpr bool SH = STW && S0 > 0;
         const bool fg = first_global && Q == 0, tg = last_global && Q == NR - 1;
-        round_r<K, T, INV, P, round_start(P, RMAX, IDX), round_size(P, RMAX, IDX), CT, CAP>(
-            S, io, gc0, fg, tg, Mg, M, INV ? Mg.itw : Mg.ftw, scale_root, sc, sc1, tid, nthr);
+        if constexpr (SH && Q == (INV ? 0 : 1)) mbar_wait(bar, 0);
+        round_r<K, T, INV, P, S0, round_size(P, RMAX, IDX), CT, CAP, SH>(
+            S, io, gc0, fg, tg, Mg, M, INV ? Mg.itw : Mg.ftw, stw, scale_root, sc, sc1, tid,
+            nthr);
         if (!tg) __syncthreads();
-        run_rounds<K, T, INV, P, RMAX, CT, CAP, Q + 1>(S, io, gc0, first_global, last_global, Mg,
-                                                       M, scale_root, sc, sc1, tid, nthr);
+        run_rounds<K, T, INV, P, RMAX, CT, CAP, STW, Q + 1>(S, io, gc0, first_global, last_global,
+                                                            Mg, M, scale_root, sc, sc1, tid, nthr,
+                                                            stw, bar);
     }
 }
 
@@ -553,14 +590,49 @@ inline int pass_occ(size_t elem, const Geom &g)
     return has_occ(elem, g.P, OCC_WIDE) ? OCC_WIDE : OCC_FREE;
 }
 
+// Twiddles staged in shared memory (Geom::stw).  The bottom pass of a
+// transform or a product reads the twiddles of one column, a subtree, and
+// reading them round by round from global memory left each round waiting
+// on them: the rounds' dependent chain is what these kernels take time on.
+// Instead, thread 0 has the copy engine bring the levels below the first
+// round into shared memory (one copy per level, issued before the kernel
+// waits on the one before it: the tables are the plan's and no kernel
+// writes them), while the first round works from global memory; the later
+// rounds wait on an mbarrier, then read pass level L's 2^L nodes at 2^L.
+// Which kernels can: the table kinds of the fast path (Shoup, FP64), no
+// compact twiddles, more than one round; transforms' forward passes only
+// (an inverse pass reads its largest levels in its first round).
+template <class T>
+__host__ __device__ constexpr bool has_stw(int K, int P, bool CT, bool fused)
+{
+    return !CT && (K == K_SHOUP || K == K_FP64) && round_count(P, fused ? 3 : pass_rmax<T>()) > 1;
+}
+
+// Shared memory for `tables` tables' copies and their mbarriers.
+template <class T> __host__ __device__ constexpr size_t stw_bytes(int P, int tables)
+{
+    return tables * ((sizeof(Tw<T>) << P) + sizeof(uint64_t));
+}
+
+template <class T, int P, int RMAX>
+__device__ __forceinline__ void stage_table(Tw<T> *dst, uint64_t *bar, const Tw<T> *src, int d0,
+                                            uint32_t hi)
+{
+    constexpr int S1 = round_start(P, RMAX, 1);
+    mbar_init_expect(bar, (uint32_t)(((1u << P) - (1u << S1)) * sizeof(Tw<T>)));
+    for (int L = S1; L < P; L++)
+        bulk_load(dst + (1u << L), src + (1u << (d0 + L)) + (hi << L),
+                  (uint32_t)(sizeof(Tw<T>) << L), bar);
+}
+
 // One pass of a transform, forward (CT) or inverse (GS), with columns of
 // P levels.  grid: x column groups, y batch items, z operands.
-template <class T, int K, bool INV, int P, bool CT, int OCC, int CAP>
+template <class T, int K, bool INV, int P, bool CT, int OCC, int CAP, bool STW = false>
 __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blocks<T, P, CT, OCC>())
     k_pass(PassArgs<T> a)
 {
     NTT_DYN_SMEM(smem);
-    const TileShape<T, P> S(CT ? bottom_geom(a.g) : a.g);
+    const TileShape<T, P> S(CT || STW ? bottom_geom(a.g) : a.g);
     const int z = blockIdx.z;
     const size_t item = blockIdx.y;
     const Mod<T> &Mg = a.mods[(a.item0 + item) % a.nmod];
@@ -575,9 +647,17 @@ __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blo
     const Tw<T> sc = (a.flags & F_SCALE_MUL) ? Mg.s_mul : Mg.s_inv;
     const Tw<T> sc1 = (a.flags & F_SCALE_MUL) ? Mg.s1_mul : Mg.s1_inv;
     const uint32_t gc0 = blockIdx.x << S.logC;
+    Tw<T> *tw = nullptr;
+    uint64_t *bar = nullptr;
+    if constexpr (STW) {
+        static_assert(!INV, "inverse passes do not stage");
+        tw = align_up<Tw<T>>(smem, tile_bytes<T>(a.g));
+        bar = reinterpret_cast<uint64_t *>(tw + (1 << P));
+        if (threadIdx.x == 0) stage_table<T, P, pass_rmax<T>()>(tw, bar, Mg.ftw, S.d0, gc0);
+    }
     grid_dep_wait();
-    run_rounds<K, T, INV, P, pass_rmax<T>(), CT, CAP>(S, io, gc0, true, true, Mg, M, scale, sc,
-                                                  sc1, threadIdx.x, blockDim.x);
+    run_rounds<K, T, INV, P, pass_rmax<T>(), CT, CAP, STW>(S, io, gc0, true, true, Mg, M, scale,
+                                                       sc, sc1, threadIdx.x, blockDim.x, tw, bar);
 }
 
 // The bottom pass of a product: the forward last levels of both operands
@@ -588,7 +668,7 @@ __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blo
 // side (a single thread, as in the CPU stand-in, takes them in turn): the
 // kernel is bound by the latency of its dependent rounds, and twice the
 // warps per SM hide more of it.
-template <class T, int K, int P, bool CT, int CAP>
+template <class T, int K, int P, bool CT, int CAP, bool STW>
 __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
 {
     NTT_DYN_SMEM(smem);
@@ -601,6 +681,15 @@ __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
     const uint32_t gc0 = blockIdx.x << S.logC;
     const Tw<T> none = {0, 0};
     const int tid = threadIdx.x, nt = blockDim.x;
+    Tw<T> *tw = nullptr;
+    uint64_t *bar = nullptr;
+    if constexpr (STW) {
+        tw = align_up<Tw<T>>(smem, 2 * ((tile_bytes<T>(a.g) + 15) & ~(size_t)15));
+        bar = reinterpret_cast<uint64_t *>(tw + (2 << P));
+        if (tid == 0)
+            for (int m = 0; m < 2; m++)
+                stage_table<T, P, 3>(tw + (m << P), bar + m, m ? Mg.itw : Mg.ftw, S.d0, gc0);
+    }
     grid_dep_wait();
     // Operand z's PassIO is made by value from selected fields: selecting
     // between two whole structs put both in local memory, and every access
@@ -612,8 +701,8 @@ __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
     for (int z = one ? 0 : tid >= half; z < 2; z += one ? 1 : 2) {
         const PassIO<T> io = {(z ? a.in[1] : a.in[0]) + item * a.in_stride, nullptr,
                               z ? a.in_len[1] : a.in_len[0], 0, z ? tb : ta, 0};
-        run_rounds<K, T, false, P, 3, CT, CAP>(S, io, gc0, true, false, Mg, M, false, none, none,
-                                           one ? 0 : tid - z * half, half);
+        run_rounds<K, T, false, P, 3, CT, CAP, STW>(S, io, gc0, true, false, Mg, M, false, none,
+                                                    none, one ? 0 : tid - z * half, half, tw, bar);
     }
     for (int i = tid; i < S.C * S.L; i += nt) {
         const int k = S.at(i >> P, i & (S.L - 1));
@@ -623,8 +712,9 @@ __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
     const bool root = S.d0 == 0;
     PassIO<T> ic = {nullptr, a.out[0] + item * a.out_stride, 0, a.out_len, ta,
                     root ? F_REDUCE : 0};
-    run_rounds<K, T, true, P, 3, CT, CAP>(S, ic, gc0, false, true, Mg, M, root, Mg.s_mul,
-                                      Mg.s1_mul, tid, nt);
+    run_rounds<K, T, true, P, 3, CT, CAP, STW>(S, ic, gc0, false, true, Mg, M, root, Mg.s_mul,
+                                               Mg.s1_mul, tid, nt, STW ? tw + (1 << P) : nullptr,
+                                               STW ? bar + 1 : nullptr);
 }
 
 // Public pointwise product: a, b in [0, p) -> a b mod p.
