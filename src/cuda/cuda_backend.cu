@@ -956,12 +956,15 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     // (tables in L2) 17.5 -> 19.0 and 29.5 -> 32.9 us; u64 2^24 in the
     // integer kernels, bound by arithmetic, 521 -> 547 us (gpu-h100-2026-11-21l-ct.txt).
     // The FP64 kernels (u64, plan_kind), whose products are cheap, take them
-    // from 2^16: u64 forward 2^24 432 -> 401 us, 2^22 116 -> 106 us, 2^20
-    // 23.4 -> 22.9 us, 2^16 x 40 36.2 -> 35.5 us, 2^16 x 4 level on an H100
-    // (gpu-h100-2026-11-23a-fp64.txt).
+    // from 2^19: u64 forward 2^24 432 -> 401 us, 2^22 116 -> 106 us, 2^20
+    // 23.4 -> 22.9 us on an H100 (gpu-h100-2026-11-23a-fp64.txt).  Below,
+    // their bottom passes stage the tree's twiddles (has_stw), which beat
+    // compact ones: forward 2^16 9.2 -> 8.5 us, 2^16 x 40 35.4 -> 34.8 us,
+    // 2^17 10.3 -> 9.5 us, products 2^16 15.3 -> 14.2 us, 2^17 17.5 ->
+    // 16.4 us, 2^18 level (gpu-h100-2026-11-23e-fp64stw.txt).
     // NTT_CUDA_COMPACT_LOG=k moves the threshold, for tests and A/B runs.
     const char *cl = getenv("NTT_CUDA_COMPACT_LOG");
-    const int compact_log = cl && *cl ? atoi(cl) : cp->kind == K_FP64 ? 16 : 22;
+    const int compact_log = cl && *cl ? atoi(cl) : cp->kind == K_FP64 ? 19 : 22;
     const int cap = plan_cap(plan);
     for (int m = 0; m < 2; m++) {
         Geom *g = m ? cp->mpasses : cp->passes;
