@@ -29,7 +29,7 @@ struct Geom {
     int rmax;  // most levels one round keeps in registers (3 or 4)
     int ct;    // compact twiddles (group_butterflies): u32 Shoup or FP64 kind, P >= kMinCompactP
     int cap;   // values stay below cap p (lazy ranges, below): 4, or 8 (plan_cap)
-    int stw;   // the fused kernel stages its column's twiddles in shared memory (fused_stw)
+    int stw;   // a bottom pass stages its column's twiddles in shared memory (has_stw)
 };
 
 // A pass's P levels split into the fewest rounds of at most rmax levels,
@@ -144,7 +144,7 @@ template <class T> struct alignas(16) TwPair {
 
 // The twiddles of level q of a group's round (group_butterflies): 2^l of
 // them, or with compact twiddles one entry for l > 0.  SH: from the
-// column's copy in shared memory (stw, fused_stw), where pass level L's
+// column's copy in shared memory (stw, has_stw), where pass level L's
 // node k lies at 2^L + k: a group's 2^l are consecutive and 2^l-aligned,
 // so that 16-byte loads bring two (u32) at a time.
 template <int K, class T, bool INV, int r, bool CT, bool SH>
@@ -498,7 +498,7 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
 // Threads tid of nthr share the groups; every thread of the block calls
 // this the same number of times, so that the barriers match.  STW: the
 // rounds below the pass's first read their twiddles from stw, once the
-// copy engine has brought them (bar, fused_stw).
+// copy engine has brought them (bar, has_stw).
 template <int K, class T, bool INV, int P, int RMAX, bool CT, int CAP, bool STW, int Q = 0>
 __device__ __forceinline__ void run_rounds(const TileShape<T, P> &S, const PassIO<T> &io,
                                            uint32_t gc0, bool first_global, bool last_global,
