@@ -90,18 +90,29 @@ NTT_INLINE void DS(dgs)(DT *x, DT *y, DS(dtw) W, DS(dcst) C)
 
 /* ---- wide levels (cnt a multiple of DLANES) ---- */
 
-static void DS(dfwd4)(uint64_t *a, size_t q, size_t cnt, size_t i, const mod_u64 *M)
+/* Two levels (node i; 2i, 2i+1) over quarters q apart: forward (CT, node
+   i's level first) or inverse (GS, the children's level first). */
+NTT_INLINE void DS(d4)(uint64_t *a, size_t q, size_t cnt, size_t i, const mod_u64 *M,
+                       const int inv)
 {
     const DS(dcst) C = DS(dcst_of)(M);
-    const DS(dtw) w1 = DS(dtw_bcast)(M->fw, M->fwx, i), w2 = DS(dtw_bcast)(M->fw, M->fwx, 2 * i);
-    const DS(dtw) w3 = DS(dtw_bcast)(M->fw, M->fwx, 2 * i + 1);
+    const uint64_t *w = inv ? M->iw : M->fw, *wx = inv ? M->iwx : M->fwx;
+    const DS(dtw) w1 = DS(dtw_bcast)(w, wx, i), w2 = DS(dtw_bcast)(w, wx, 2 * i);
+    const DS(dtw) w3 = DS(dtw_bcast)(w, wx, 2 * i + 1);
     uint64_t *a0 = a, *a1 = a + q, *a2 = a + 2 * q, *a3 = a + 3 * q;
     for (size_t j = 0; j < cnt; j += DLANES) {
         DT x0 = DLD_(a0 + j), x1 = DLD_(a1 + j), x2 = DLD_(a2 + j), x3 = DLD_(a3 + j);
-        DS(dct)(&x0, &x2, w1, C, 0);
-        DS(dct)(&x1, &x3, w1, C, 0);
-        DS(dct)(&x0, &x1, w2, C, 1);
-        DS(dct)(&x2, &x3, w3, C, 1);
+        if (!inv) {
+            DS(dct)(&x0, &x2, w1, C, 0);
+            DS(dct)(&x1, &x3, w1, C, 0);
+            DS(dct)(&x0, &x1, w2, C, 1);
+            DS(dct)(&x2, &x3, w3, C, 1);
+        } else {
+            DS(dgs)(&x0, &x1, w2, C);
+            DS(dgs)(&x2, &x3, w3, C);
+            DS(dgs)(&x0, &x2, w1, C);
+            DS(dgs)(&x1, &x3, w1, C);
+        }
         DST_(a0 + j, x0);
         DST_(a1 + j, x1);
         DST_(a2 + j, x2);
@@ -109,23 +120,14 @@ static void DS(dfwd4)(uint64_t *a, size_t q, size_t cnt, size_t i, const mod_u64
     }
 }
 
+static void DS(dfwd4)(uint64_t *a, size_t q, size_t cnt, size_t i, const mod_u64 *M)
+{
+    DS(d4)(a, q, cnt, i, M, 0);
+}
+
 static void DS(dinv4)(uint64_t *a, size_t q, size_t cnt, size_t i, const mod_u64 *M)
 {
-    const DS(dcst) C = DS(dcst_of)(M);
-    const DS(dtw) w1 = DS(dtw_bcast)(M->iw, M->iwx, i), w2 = DS(dtw_bcast)(M->iw, M->iwx, 2 * i);
-    const DS(dtw) w3 = DS(dtw_bcast)(M->iw, M->iwx, 2 * i + 1);
-    uint64_t *a0 = a, *a1 = a + q, *a2 = a + 2 * q, *a3 = a + 3 * q;
-    for (size_t j = 0; j < cnt; j += DLANES) {
-        DT x0 = DLD_(a0 + j), x1 = DLD_(a1 + j), x2 = DLD_(a2 + j), x3 = DLD_(a3 + j);
-        DS(dgs)(&x0, &x1, w2, C);
-        DS(dgs)(&x2, &x3, w3, C);
-        DS(dgs)(&x0, &x2, w1, C);
-        DS(dgs)(&x1, &x3, w1, C);
-        DST_(a0 + j, x0);
-        DST_(a1 + j, x1);
-        DST_(a2 + j, x2);
-        DST_(a3 + j, x3);
-    }
+    DS(d4)(a, q, cnt, i, M, 1);
 }
 
 static void DS(dfwd2)(uint64_t *a, size_t h, size_t cnt, size_t i, const mod_u64 *M)
