@@ -231,32 +231,36 @@ NTT_INLINE void DS(dinvleaf)(DT *v, size_t nd, const mod_u64 *M, DS(dcst) C)
     }
 }
 
-/* The leaf blocks of a subtree of L elements (from node nd on); t: leave
-   them in natural order (else transposed: the polymul path). */
-NTT_INLINE void DS(dfwd_leaves)(uint64_t *a, size_t L, size_t nd, const mod_u64 *M, const int t)
+/* The leaf blocks of a subtree of L elements (from node nd on), forward
+   or inverse; t: they are (inverse) or are left (forward) transposed, the
+   polymul path's order, else natural order. */
+NTT_INLINE void DS(d_leaves)(uint64_t *a, size_t L, size_t nd, const mod_u64 *M, const int t,
+                             const int inv)
 {
     const DS(dcst) C = DS(dcst_of)(M);
     for (size_t g = 0; g < L / (DLANES * DLANES); g++) {
         uint64_t *x = a + DLANES * DLANES * g;
         DT v[DLANES];
         for (int k = 0; k < DLANES; k++) v[k] = DLD_(x + DLANES * k);
-        DS(dfwdleaf)(v, nd + g, M, C);
-        if (t) DS(dtranspose)(v);
+        if (!inv) {
+            DS(dfwdleaf)(v, nd + g, M, C);
+            if (t) DS(dtranspose)(v);
+        } else {
+            if (t) DS(dtranspose)(v);
+            DS(dinvleaf)(v, nd + g, M, C);
+        }
         for (int k = 0; k < DLANES; k++) DST_(x + DLANES * k, v[k]);
     }
 }
 
+NTT_INLINE void DS(dfwd_leaves)(uint64_t *a, size_t L, size_t nd, const mod_u64 *M, const int t)
+{
+    DS(d_leaves)(a, L, nd, M, t, 0);
+}
+
 NTT_INLINE void DS(dinv_leaves)(uint64_t *a, size_t L, size_t nd, const mod_u64 *M, const int t)
 {
-    const DS(dcst) C = DS(dcst_of)(M);
-    for (size_t g = 0; g < L / (DLANES * DLANES); g++) {
-        uint64_t *x = a + DLANES * DLANES * g;
-        DT v[DLANES];
-        for (int k = 0; k < DLANES; k++) v[k] = DLD_(x + DLANES * k);
-        if (t) DS(dtranspose)(v);
-        DS(dinvleaf)(v, nd + g, M, C);
-        for (int k = 0; k < DLANES; k++) DST_(x + DLANES * k, v[k]);
-    }
+    DS(d_leaves)(a, L, nd, M, t, 1);
 }
 
 /* b's forward leaves, the product with a's (already forward, transposed)
