@@ -73,17 +73,85 @@ template <class T> struct PassArgs {
     int flags;
 };
 
+// Shared-memory banks.  A warp's accesses to a tile run without conflicts
+// when its lanes hit distinct banks: 32 four-byte banks for u32; for u64
+// each half-warp's 16 eight-byte slots (a 64-bit access is served by halves).
+// So the low kBankBits(T) lane bits of every access must reach distinct
+// bank (slot) numbers.  Element m of a column lies at pad(m) = m + m/32, so
+// that bit k of m moves the address by 2^k (k < 5) or 2^k + 2^(k-5), whose
+// bank is 2^(k-5) for 5 <= k < 10: a set of lane bits is conflict-free when
+// the 2-adic valuations of their address steps mod 2^kBankBits are all
+// different (tile_valuation).  Columns lie RS apart (tile_rs) and the
+// rounds order their groups (round_r's `where`) so that they are.
+template <class T> __host__ __device__ constexpr int kBankBits() { return sizeof(T) == 4 ? 5 : 4; }
+
+// The 2-adic valuation of v mod 2^B, or 99 when that is 0.
+__host__ __device__ constexpr int tile_valuation(unsigned v, int B)
+{
+    v &= (1u << B) - 1;
+    if (v == 0) return 99;
+    int k = 0;
+    for (; !(v & 1); v >>= 1) k++;
+    return k;
+}
+__host__ __device__ constexpr unsigned pad_step(int k) { return (1u << k) + ((1u << k) >> 5); }
+
+// Tiles with columns side by side (lo > 0) take the lane bits of their
+// column number (c) first: with RS's valuation B - logC the columns cover
+// the upper banks, and the bits of each column's groups the lower ones.
+// Columns of fewer than 9 levels keep an odd RS: there the u64 passes
+// (no rotation, see round_r) would move conflicts from stores to loads
+// (2^16 x 40 and the 2^16 products lost 1-3% on an H100).
+__host__ __device__ constexpr bool tile_cols_swz(int P, int logC)
+{
+    return logC > 0 && P >= 9;
+}
+__host__ __device__ constexpr int tile_rs(int P, int logC, int B)
+{
+    const int base = (1 << P) + ((1 << P) >> 5);
+    if (!tile_cols_swz(P, logC)) return base + 1;
+    const int need = logC < B ? B - logC : 0;
+    int x = 1;
+    while (tile_valuation((unsigned)(base + x), B) != need) x++;
+    return base + x;
+}
+
+// The low F bits of x rotated left by s.
+__host__ __device__ constexpr int rotl_field(int x, int F, int s)
+{
+    return (x & ~((1 << F) - 1)) | ((((x << s) | ((x & ((1 << F) - 1)) >> (F - s))) & ((1 << F) - 1)));
+}
+
+// Whether a bottom round's groups in their natural order (gl, then gh) give
+// its lanes distinct banks: lane bit i < GLO is element bit i, the next
+// ones element bits GLO + r + ...
+template <int B> __host__ __device__ constexpr bool bottom_lanes_ok(int P, int r, int GLO)
+{
+    unsigned seen = 0;
+    for (int i = 0; i < B; i++) {
+        const int k = i < GLO ? i : r + i;
+        if (k >= P) return true;  // fewer groups than lanes
+        const int v = tile_valuation(pad_step(k), B);
+        if (v >= B || ((seen >> v) & 1)) return false;
+        seen |= 1u << v;
+    }
+    return true;
+}
+
 template <class T, int P> struct TileShape {
     static constexpr int L = 1 << P;
-    static constexpr int RS = L + (L >> 5) + 1;  // padded row
     int C, logC, lo, d0, nhi;
+    int RS;    // elements between columns (tile_rs)
+    int need;  // lane bits a round must find among its groups' bits (lo > 0; see round_r)
     __device__ TileShape(const Geom &g)
         : C(1 << g.logC), logC(g.logC), lo(g.lo), d0(g.d0),
-          nhi(g.lo > 0 ? 1 : 1 << g.logC)  // columns of one block share hi unless lo = 0
+          nhi(g.lo > 0 ? 1 : 1 << g.logC),  // columns of one block share hi unless lo = 0
+          RS(tile_rs(P, g.logC, kBankBits<T>())),
+          need(g.lo > 0 && tile_cols_swz(P, g.logC)
+                   ? (g.logC < kBankBits<T>() ? kBankBits<T>() - g.logC : 0)
+                   : 0)
     {
     }
-    // One word of padding per 32 (and per row): the strided patterns of the
-    // later rounds (stride 8, 64) then fall on distinct banks.
     __host__ __device__ static constexpr int pad(int m) { return m + (m >> 5); }
     __device__ int at(int c, int mid) const { return c * RS + pad(mid); }
 };
@@ -101,8 +169,7 @@ __device__ __forceinline__ Geom bottom_geom(Geom g)
 
 template <class T> __host__ __device__ inline size_t tile_bytes(const Geom &g)
 {
-    const size_t L = (size_t)1 << g.P;
-    return (size_t)(1 << g.logC) * (L + (L >> 5) + 1) * sizeof(T);
+    return (size_t)(1 << g.logC) * (size_t)tile_rs(g.P, g.logC, kBankBits<T>()) * sizeof(T);
 }
 
 template <class T> __device__ __forceinline__ T *align_up(unsigned char *p, size_t off)
@@ -379,6 +446,19 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
         int c, gh, base;
         uint32_t gc, g0;
     };
+    // Bank conflicts (TileShape): when the bits below the round's levels
+    // (gl) are fewer than the lane bits that need banks, the next lane bits
+    // take gh's bits from 5 - r on, which lie at element bits GLO + 5 ..
+    // (banks 2^GLO ..), and gh's lowest 5 - r bits follow them.  Bottom
+    // rounds whose natural order is already conflict-free keep it (their
+    // last round writes whole runs of global memory per warp).  u32 only:
+    // the twiddles of a group follow gh, and a warp's spread over gh cost
+    // the u64 kernels, whose twiddles take 16 bytes, more than the
+    // conflicts (bench/results/gpu-h100-2026-11-23g-banks.txt).
+    constexpr int B = kBankBits<T>();
+    constexpr bool ROT = sizeof(T) == 4 && GLO < B;
+    constexpr bool rot_bottom =
+        ROT && !bottom_lanes_ok<B>(P, r, GLO) && 5 - r + B - GLO <= S0 && B + 4 < P;
     auto where = [&](int g) {
         Where w;
         int gl;
@@ -387,10 +467,15 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
             const int rest = g >> S.logC;
             gl = rest & glo_mask;
             w.gh = rest >> GLO;
+            if constexpr (ROT) {
+                const int F = 5 - r + S.need - GLO;
+                if (GLO < S.need && F <= S0 && S.need + 4 < P) w.gh = rotl_field(w.gh, F, 5 - r);
+            }
         } else {
             gl = g & glo_mask;
             const int rest = g >> GLO;
             w.gh = rest & ((1 << S0) - 1);
+            if constexpr (rot_bottom) w.gh = rotl_field(w.gh, 5 - r + B - GLO, 5 - r);
             w.c = rest >> S0;
         }
         w.base = (w.gh << (P - S0)) | gl;
