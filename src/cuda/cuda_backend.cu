@@ -345,6 +345,13 @@ int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *
         maxP = 11;
         bottom = D - 11 < 13 ? (D - 11 > 11 ? D - 11 : 11) : 13;
         if (elem == 4 && (product ? D == 22 : D >= 23)) bottom = product ? 13 : 14;
+        // u64 transforms of 2^22: 12 + 10 levels, whose top pass takes
+        // 64-byte groups (below), rather than 11 + 11: on an H100 with the
+        // conflict-free tiles, FP64 97.5-98.5 -> 88.3-88.8 us, 62-bit
+        // 120.1-120.6 -> 112.6-113.1 us; 13 + 10 at 2^23 and 12-level bottom
+        // passes at 2^18 and 2^20 stayed level or lost
+        // (bench/results/gpu-h100-2026-11-23g-bottom.txt).
+        if (elem == 8 && !product && D == 22) bottom = 12;
         // u32 Shoup beyond 2^24: one 12-level top pass over 32-byte groups
         // (128 KiB tiles) rather than two of 6: the 2^26 forward 808 ->
         // 784-799 us, the 2^25 product 1.18 -> 1.13 ms on an H100; u64 2^25
