@@ -106,13 +106,18 @@ __host__ __device__ constexpr bool tile_cols_swz(int P, int logC)
 {
     return logC > 0 && P >= 9;
 }
+// The valuation RS takes there, which is also how many lane bits a round
+// must find among its groups' own bits (round_r); 0 where RS stays odd.
+__host__ __device__ constexpr int tile_need(int P, int logC, int B)
+{
+    return tile_cols_swz(P, logC) && logC < B ? B - logC : 0;
+}
 __host__ __device__ constexpr int tile_rs(int P, int logC, int B)
 {
     const int base = (1 << P) + ((1 << P) >> 5);
     if (!tile_cols_swz(P, logC)) return base + 1;
-    const int need = logC < B ? B - logC : 0;
     int x = 1;
-    while (tile_valuation((unsigned)(base + x), B) != need) x++;
+    while (tile_valuation((unsigned)(base + x), B) != tile_need(P, logC, B)) x++;
     return base + x;
 }
 
@@ -147,9 +152,7 @@ template <class T, int P> struct TileShape {
         : C(1 << g.logC), logC(g.logC), lo(g.lo), d0(g.d0),
           nhi(g.lo > 0 ? 1 : 1 << g.logC),  // columns of one block share hi unless lo = 0
           RS(tile_rs(P, g.logC, kBankBits<T>())),
-          need(g.lo > 0 && tile_cols_swz(P, g.logC)
-                   ? (g.logC < kBankBits<T>() ? kBankBits<T>() - g.logC : 0)
-                   : 0)
+          need(g.lo > 0 ? tile_need(P, g.logC, kBankBits<T>()) : 0)
     {
     }
     __host__ __device__ static constexpr int pad(int m) { return m + (m >> 5); }
