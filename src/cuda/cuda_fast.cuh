@@ -124,7 +124,8 @@ __host__ __device__ constexpr int tile_rs(int P, int logC, int B)
 // The low F bits of x rotated left by s.
 __host__ __device__ constexpr int rotl_field(int x, int F, int s)
 {
-    return (x & ~((1 << F) - 1)) | ((((x << s) | ((x & ((1 << F) - 1)) >> (F - s))) & ((1 << F) - 1)));
+    const int m = (1 << F) - 1, v = x & m;
+    return (x & ~m) | (((v << s) | (v >> (F - s))) & m);
 }
 
 // Whether a bottom round's groups in their natural order (gl, then gh) give
@@ -458,10 +459,21 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
     // the twiddles of a group follow gh, and a warp's spread over gh cost
     // the u64 kernels, whose twiddles take 16 bytes, more than the
     // conflicts (bench/results/gpu-h100-2026-11-23g-banks.txt).
+    // rot_f: the width of gh's rotated field, 0 for none.  A bottom round's
+    // is a constant; an upper pass's follows its column count (S.need, at
+    // most 4 where not 0, in columns of 9 levels or more: the element bits
+    // GLO + 5 .. need + 4 exist).
     constexpr int B = kBankBits<T>();
     constexpr bool ROT = sizeof(T) == 4 && GLO < B;
-    constexpr bool rot_bottom =
-        ROT && !bottom_lanes_ok<B>(P, r, GLO) && 5 - r + B - GLO <= S0 && B + 4 < P;
+    constexpr int rot_bottom = ROT && !bottom_lanes_ok<B>(P, r, GLO) &&
+                                       5 - r + B - GLO <= S0 && B + 4 < P
+                                   ? 5 - r + B - GLO
+                                   : 0;
+    int rot_f = 0;
+    if constexpr (ROT) {
+        const int F = 5 - r + S.need - GLO;
+        rot_f = S.lo == 0 ? rot_bottom : GLO < S.need && F <= S0 ? F : 0;
+    }
     auto where = [&](int g) {
         Where w;
         int gl;
@@ -470,17 +482,14 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
             const int rest = g >> S.logC;
             gl = rest & glo_mask;
             w.gh = rest >> GLO;
-            if constexpr (ROT) {
-                const int F = 5 - r + S.need - GLO;
-                if (GLO < S.need && F <= S0 && S.need + 4 < P) w.gh = rotl_field(w.gh, F, 5 - r);
-            }
         } else {
             gl = g & glo_mask;
             const int rest = g >> GLO;
             w.gh = rest & ((1 << S0) - 1);
-            if constexpr (rot_bottom) w.gh = rotl_field(w.gh, 5 - r + B - GLO, 5 - r);
             w.c = rest >> S0;
         }
+        if constexpr (ROT)
+            if (rot_f) w.gh = rotl_field(w.gh, rot_f, 5 - r);
         w.base = (w.gh << (P - S0)) | gl;
         w.gc = gc0 + (uint32_t)w.c;
         w.g0 = ((w.gc >> S.lo) << (P + S.lo)) + ((uint32_t)w.base << S.lo) + (w.gc & lomask);
