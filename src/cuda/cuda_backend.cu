@@ -303,11 +303,15 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 // against the H100's 132 SMs): forward 2^19 12.7 -> 12.0 us, product 2^19
 // 20.7 -> 19.6 us, 2^18 15.5 -> 15.2 us, where 2^13 to 2^17 lost 1-2%
 // (gpu-h100-2026-11-22g-lc.txt).
-// Beyond, both passes grow to 64 KiB tiles (the top pass over 32-byte column
-// groups, the bottom up to 2^13 elements), so that every size up to 2^24
-// takes two passes through memory; larger sizes add passes of at most 11
-// levels (u32 Shoup: 12) on top.  u32 passes over 2^13 columns or more go
-// back to 64-byte groups (128 KiB tiles).
+// Beyond, both passes grow to tiles of up to 64 KiB (u64: the top pass over
+// 32-byte column groups) or 128 KiB (u32: 64-byte groups), the bottom up to
+// 2^13 elements, so that every size up to 2^24 takes two passes through
+// memory; larger sizes add passes of at most 11 levels (u32 Shoup: 12) on
+// top.  The u32 top passes of 2^20 to 2^22 took 32-byte groups until
+// 64-byte ones measured faster on an H100: forward 2^21 22.8-23.3 -> 21.8-22.3
+// us, 2^22 37.5-38.1 -> 36.5-37.1 us, 2^20 x 4 39.0-39.4 -> 34.7-35.0 us,
+// products 2^20 34.3-34.9 -> 32.5-32.7 us and 2^21 65.3-65.6 -> 63.3-63.8 us,
+// forward 2^20 level (bench/results/gpu-h100-2026-11-23h-lc.txt).
 //
 // u32 transforms from 2^23 take a 14-level bottom pass, which leaves the
 // top pass 9 or 10 levels at 2^23 and 2^24: few enough for 128-byte column
@@ -341,7 +345,7 @@ int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *
     // (gpu-h100-2026-11-22g-bottom.txt).
     if (elem == 4 && D >= 12 && D <= 16) bottom = D <= 15 ? 9 : 10;
     if (D > 19) {
-        logC = elem == 4 ? 3 : 2;
+        logC = elem == 4 ? 4 : 2;
         maxP = 11;
         bottom = D - 11 < 13 ? (D - 11 > 11 ? D - 11 : 11) : 13;
         if (elem == 4 && (product ? D == 22 : D >= 23)) bottom = product ? 13 : 14;
@@ -432,14 +436,7 @@ template <class T>
 ntt_status launch_tiles(ntt_plan *plan, void (*kern)(PassArgs<T>), const Geom &g, PassArgs<T> a,
                         size_t items, int nz, bool fused, cudaStream_t st)
 {
-    // u32 passes of 10 levels over 32-byte column groups (the top pass of
-    // 2^21) take 256 threads: the Shoup kernels' 72 registers leave room for
-    // one block of 512 per SM, or three of 256.  On an H100, forward 2^21
-    // 27.9 -> 25.5 us, product 2^21 79.7 -> 74.6 us; 9 levels (2^20, 56
-    // registers, two blocks of 512 either way) stayed level or gained 2.5%,
-    // 11 (2^22) lost 3% (bench/results/gpu-h100-2026-11-22h-threads.txt).
-    int tmax = pass_max_threads(sizeof(T), pass_occ(sizeof(T), g));
-    if (sizeof(T) == 4 && g.lo > 0 && g.logC == 3 && g.P == 10) tmax = 256;
+    const int tmax = pass_max_threads(sizeof(T), pass_occ(sizeof(T), g));
     // The fused kernel: one half of the block per operand.
     const dim3 block(fused ? 2 * pass_threads(g, 256) : pass_threads(g, tmax));
     const size_t smem = pass_smem<T>(g, fused);
