@@ -386,8 +386,8 @@ int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *
         // 60.7 -> 58.0 us, 2^25 (two top passes of 6 levels) 1.053 -> 0.971
         // ms; the 11-level top passes of 2^22 and 2^24 lost with them (122.5
         // -> 129.0, 456 -> 493-502 us; gpu-h100-2026-11-22j-u64groups.txt).
-        // Products take them in top passes of 9 levels (2^20): FP64 79.5-79.7
-        // -> 76.3-76.5 us, 62-bit 84.6-85.1 -> 80.9-81.3 us, where 2^21 (10
+        // Products take them in top passes of 9 levels (2^20): FP64 79.5-80.7
+        // -> 76.4 us, 62-bit 84.5-85.1 -> 81.0-81.1 us, where 2^21 (10
         // levels) stayed level and 2^22 (11) lost 10-15%
         // (gpu-h100-2026-11-23h-u64prod.txt); beyond 2^24, not measured, they
         // keep 32-byte ones.
