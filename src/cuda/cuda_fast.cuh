@@ -77,13 +77,16 @@ template <class T> struct PassArgs {
 // when its lanes hit distinct banks: 32 four-byte banks for u32; for u64
 // each half-warp's 16 eight-byte slots (a 64-bit access is served by halves).
 // So the low kBankBits(T) lane bits of every access must reach distinct
-// bank (slot) numbers.  Element m of a column lies at pad(m) = m + m/32, so
+// bank (slot) numbers.  Element m of a column lies at tile_pad(m), so
 // that bit k of m moves the address by 2^k (k < 5) or 2^k + 2^(k-5), whose
 // bank is 2^(k-5) for 5 <= k < 10: a set of lane bits is conflict-free when
 // the 2-adic valuations of their address steps mod 2^kBankBits are all
 // different (tile_valuation).  Columns lie RS apart (tile_rs) and the
 // rounds order their groups (round_r's `where`) so that they are.
 template <class T> __host__ __device__ constexpr int kBankBits() { return sizeof(T) == 4 ? 5 : 4; }
+
+// One word of padding per 32 in a column.
+__host__ __device__ constexpr int tile_pad(int m) { return m + (m >> 5); }
 
 // The 2-adic valuation of v mod 2^B, or 99 when that is 0.
 __host__ __device__ constexpr int tile_valuation(unsigned v, int B)
@@ -94,7 +97,6 @@ __host__ __device__ constexpr int tile_valuation(unsigned v, int B)
     for (; !(v & 1); v >>= 1) k++;
     return k;
 }
-__host__ __device__ constexpr unsigned pad_step(int k) { return (1u << k) + ((1u << k) >> 5); }
 
 // Tiles with columns side by side (lo > 0) take the lane bits of their
 // column number (c) first: with RS's valuation B - logC the columns cover
@@ -114,7 +116,7 @@ __host__ __device__ constexpr int tile_need(int P, int logC, int B)
 }
 __host__ __device__ constexpr int tile_rs(int P, int logC, int B)
 {
-    const int base = (1 << P) + ((1 << P) >> 5);
+    const int base = tile_pad(1 << P);
     if (!tile_cols_swz(P, logC)) return base + 1;
     int x = 1;
     while (tile_valuation((unsigned)(base + x), B) != tile_need(P, logC, B)) x++;
@@ -137,7 +139,7 @@ template <int B> __host__ __device__ constexpr bool bottom_lanes_ok(int P, int r
     for (int i = 0; i < B; i++) {
         const int k = i < GLO ? i : r + i;
         if (k >= P) return true;  // fewer groups than lanes
-        const int v = tile_valuation(pad_step(k), B);
+        const int v = tile_valuation((unsigned)tile_pad(1 << k), B);
         if (v >= B || ((seen >> v) & 1)) return false;
         seen |= 1u << v;
     }
@@ -156,7 +158,7 @@ template <class T, int P> struct TileShape {
           need(g.lo > 0 ? tile_need(P, g.logC, kBankBits<T>()) : 0)
     {
     }
-    __host__ __device__ static constexpr int pad(int m) { return m + (m >> 5); }
+    __host__ __device__ static constexpr int pad(int m) { return tile_pad(m); }
     __device__ int at(int c, int mid) const { return c * RS + pad(mid); }
 };
 
