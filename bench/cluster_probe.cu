@@ -120,12 +120,6 @@ __global__ void __launch_bounds__(kThreads) k_cluster(uint64_t *x, int rounds)
     }
 }
 
-static float median(std::vector<float> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 int main(int argc, char **argv)
 {
     const int rounds = argc > 1 ? atoi(argv[1]) : 0;
@@ -172,7 +166,7 @@ int main(int argc, char **argv)
         }
         std::sort(t.begin(), t.end());
         printf("%-40s rounds %d  median %7.2f us  min %7.2f  max %7.2f\n", names[m], rounds,
-               median(t), t.front(), t.back());
+               t[t.size() / 2], t.front(), t.back());
     }
     printf("active clusters of 8 (occupancy): %d; smem per block %zu bytes\n", clusters, smem);
     return 0;
