@@ -123,6 +123,36 @@ __host__ __device__ constexpr int tile_rs(int P, int logC, int B)
     return base + x;
 }
 
+// u64 tiles of one column (a bottom pass, lo = 0).  A round's half-warp
+// lanes take element bits {0,1,2,3}, {0,1,4,5}, {2,3,4,5}, {0,1,5,6},
+// {0,1,2,6} or {3,4,5,6} (the groups in their natural order, gl then gh),
+// and no padding m + sum of per-bit steps serves both {0,1,4,5} and
+// {2,3,4,5}: bits 4 and 5 would need steps of valuations {2,3} for the
+// one and {0,1} for the other.  So these tiles XOR bits 4, 5, 6 of an
+// element's index into its slot bits (masks 5, 10, 12, found by search),
+// which gives each of those sets' 16 lanes distinct slots; the groups keep
+// their natural order, in which their 16-byte twiddle loads do not
+// conflict (round_r).
+__host__ __device__ constexpr int tile_swz(int m)
+{
+    return m ^ (int)((0x369CFA50u >> ((m >> 2) & 28)) & 15);
+}
+
+// Which kernels swizzle: the FP64 kind's without compact twiddles.  In the
+// 2^16 x 40 forward's bottom pass the swizzle took the shared-memory
+// wavefronts from 1.87M / 1.13M (loads / stores; 868k / 640k of them from
+// conflicts) to 1.21M / 0.65M.  The FP64 kernels, which wait on shared
+// memory, gained: on an H100, graph warm, forward 2^16 x 40 34.8-35.4 ->
+// 32.8-33.1 us, 2^14 x 160 37.7-38.1 -> 35.1-35.9 us, 2^12 x 640 74.0-74.4
+// -> 71.4-71.7 us, products of 2^16 and 2^18 1-2.5%.  The integer kernels
+// wait on their multiply pipe, and the XOR's address arithmetic (an address
+// per element where the padded tile takes one per group, plus up to 22
+// registers in the fused kernel) cost more than the conflicts: 62-bit
+// forward 2^22 113 -> 118 us, 2^24 448 -> 468 us, product 2^20 81 -> 100
+// us; so did the compact-twiddle FP64 kernels (2^22 88 -> 91 us).
+// bench/results/gpu-h100-2026-11-23j-swz.txt.
+__host__ __device__ constexpr bool tile_swizzles(int K, bool CT) { return K == K_FP64 && !CT; }
+
 // The low F bits of x rotated left by s.
 __host__ __device__ constexpr int rotl_field(int x, int F, int s)
 {
@@ -151,15 +181,17 @@ template <class T, int P> struct TileShape {
     int C, logC, lo, d0, nhi;
     int RS;    // elements between columns (tile_rs)
     int need;  // lane bits a round must find among its groups' bits (lo > 0; see round_r)
-    __device__ TileShape(const Geom &g)
+    bool sw;   // swizzled (tile_swz), not padded: a u64 bottom pass's column, where the kernel asks
+    __device__ TileShape(const Geom &g, bool swz)
         : C(1 << g.logC), logC(g.logC), lo(g.lo), d0(g.d0),
           nhi(g.lo > 0 ? 1 : 1 << g.logC),  // columns of one block share hi unless lo = 0
           RS(tile_rs(P, g.logC, kBankBits<T>())),
-          need(g.lo > 0 ? tile_need(P, g.logC, kBankBits<T>()) : 0)
+          need(g.lo > 0 ? tile_need(P, g.logC, kBankBits<T>()) : 0),
+          sw(swz && sizeof(T) == 8 && g.lo == 0)
     {
     }
     __host__ __device__ static constexpr int pad(int m) { return tile_pad(m); }
-    __device__ int at(int c, int mid) const { return c * RS + pad(mid); }
+    __device__ int at(int c, int mid) const { return c * RS + (sw ? tile_swz(mid) : pad(mid)); }
 };
 
 // A bottom pass (plan_passes) has lo = 0 and one column per block.  Its
@@ -514,8 +546,9 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
         }
         // The group's first element in the padded tile row; element e lies a
         // constant pad(e << GLO) further, since the bits of e lie apart from
-        // those of gl and gh.
-        T *trow = io.tile + c * S.RS + S.pad(base);
+        // those of gl and gh.  In a swizzled tile their swizzles XOR.
+        T *trow = io.tile + c * S.RS + (S.sw ? 0 : S.pad(base));
+        const int sb = S.sw ? tile_swz(base) : 0;
         T x[R];
         if (from_global) {
             const T *gp = io.gin + g0;
@@ -539,6 +572,9 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
 #pragma unroll
                 for (int e = 0; e < R; e++) x[e] = gp[(size_t)e << gsh];
             }
+        } else if (S.sw) {
+#pragma unroll
+            for (int e = 0; e < R; e++) x[e] = trow[sb ^ tile_swz(e << GLO)];
         } else {
 #pragma unroll
             for (int e = 0; e < R; e++) x[e] = trow[S.pad(e << GLO)];
@@ -583,6 +619,9 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
 #pragma unroll
                 for (int e = 0; e < R; e++) gp[(size_t)e << gsh] = x[e];
             }
+        } else if (S.sw) {
+#pragma unroll
+            for (int e = 0; e < R; e++) trow[sb ^ tile_swz(e << GLO)] = x[e];
         } else {
 #pragma unroll
             for (int e = 0; e < R; e++) trow[S.pad(e << GLO)] = x[e];
@@ -731,7 +770,7 @@ __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blo
     k_pass(PassArgs<T> a)
 {
     NTT_DYN_SMEM(smem);
-    const TileShape<T, P> S(CT || STW ? bottom_geom(a.g) : a.g);
+    const TileShape<T, P> S(CT || STW ? bottom_geom(a.g) : a.g, tile_swizzles(K, CT));
     const int z = blockIdx.z;
     const size_t item = blockIdx.y;
     const Mod<T> &Mg = a.mods[(a.item0 + item) % a.nmod];
@@ -771,7 +810,7 @@ template <class T, int K, int P, bool CT, int CAP, bool STW>
 __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
 {
     NTT_DYN_SMEM(smem);
-    const TileShape<T, P> S(bottom_geom(a.g));
+    const TileShape<T, P> S(bottom_geom(a.g), tile_swizzles(K, CT));
     const size_t item = blockIdx.y;
     const Mod<T> &Mg = a.mods[(a.item0 + item) % a.nmod];
     const Ar<T> M = Mg.a;
