@@ -143,7 +143,7 @@ __host__ __device__ constexpr int tile_swz(int m)
 // wavefronts from 1.87M / 1.13M (loads / stores; 868k / 640k of them from
 // conflicts) to 1.21M / 0.65M.  The FP64 kernels, which wait on shared
 // memory, gained: on an H100, graph warm, forward 2^16 x 40 34.8-35.4 ->
-// 32.8-33.1 us, 2^14 x 160 37.7-38.1 -> 35.1-35.9 us, 2^12 x 640 74.0-74.4
+// 32.8-33.1 us, 2^14 x 160 37.7-38.1 -> 35.1-35.9 us, 2^12 x 640 73.9-74.4
 // -> 71.4-71.7 us, products of 2^16 and 2^18 1-2.5%.  The integer kernels
 // wait on their multiply pipe, and the XOR's address arithmetic (an address
 // per element where the padded tile takes one per group, plus up to 22
