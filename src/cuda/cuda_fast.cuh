@@ -138,19 +138,12 @@ __host__ __device__ constexpr int tile_swz(int m)
     return m ^ (int)((0x369CFA50u >> ((m >> 2) & 28)) & 15);
 }
 
-// Which kernels swizzle: the FP64 kind's without compact twiddles.  In the
-// 2^16 x 40 forward's bottom pass the swizzle took the shared-memory
-// wavefronts from 1.87M / 1.13M (loads / stores; 868k / 640k of them from
-// conflicts) to 1.21M / 0.65M.  The FP64 kernels, which wait on shared
-// memory, gained: on an H100, graph warm, forward 2^16 x 40 34.8-35.4 ->
-// 32.8-33.1 us, 2^14 x 160 37.7-38.1 -> 35.1-35.9 us, 2^12 x 640 73.9-74.4
-// -> 71.4-71.7 us, products of 2^16 and 2^18 1-2.5%.  The integer kernels
-// wait on their multiply pipe, and the XOR's address arithmetic (an address
-// per element where the padded tile takes one per group, plus up to 22
-// registers in the fused kernel) cost more than the conflicts: 62-bit
-// forward 2^22 113 -> 118 us, 2^24 448 -> 468 us, product 2^20 81 -> 100
-// us; so did the compact-twiddle FP64 kernels (2^22 88 -> 91 us).
-// bench/results/gpu-h100-2026-11-23j-swz.txt.
+// Which kernels swizzle: the FP64 kind's without compact twiddles, which
+// wait on shared memory (FP64 forward 2^16 x 40 on an H100: 34.8-35.4 ->
+// 32.8-33.1 us).  The integer kernels wait on their multiply pipe, and the
+// XOR's address arithmetic (an address per element, not per group) cost
+// them more than the conflicts; the compact-twiddle FP64 passes lost too
+// (docs/ARCHITECTURE.md, Tile layout; gpu-h100-2026-11-23j-swz.txt).
 __host__ __device__ constexpr bool tile_swizzles(int K, bool CT) { return K == K_FP64 && !CT; }
 
 // The low F bits of x rotated left by s.
