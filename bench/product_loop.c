@@ -4,6 +4,9 @@
  * AVX-512 backend (BE=avx2: AVX2), REPS calls in a loop on the same buffers,
  * after one checked against the scalar backend and before a check of the
  * last.  Prints the median, the minimum and the 10th / 90th percentiles.
+ * FLUSH=MiB writes and reads a buffer of that size before each call (not
+ * timed), so that the call starts with the caches holding other data, as
+ * the interleaved rows of `ntt bench` leave them.
  * For A/B runs of two builds of the library, alternated:
  *   gcc -O2 -Iinclude bench/product_loop.c build/libntt.a -lgmp -fopenmp -lm -o loop_new
  *   (the same against the other build's libntt.a, -o loop_old), then
@@ -42,6 +45,10 @@ int main(int argc, char **argv)
     }
     uint64_t *x = malloc(n * 8), *y = malloc(n * 8), *z = malloc(2 * n * 8), *ref = malloc(2 * n * 8);
     double *t = malloc((size_t)reps * sizeof *t);
+    const char *fs = getenv("FLUSH");
+    const size_t flush = fs ? (size_t)atol(fs) << 20 : 0;
+    unsigned char *junk = flush ? malloc(flush) : NULL;
+    unsigned sink = 0;
     if (!x || !y || !z || !ref || !t) {
         fprintf(stderr, "out of memory\n");
         return 1;
@@ -58,6 +65,10 @@ int main(int argc, char **argv)
         return 1;
     }
     for (int r = 0; r < reps; r++) {
+        if (junk) {
+            memset(junk, r, flush);
+            for (size_t i = 0; i < flush; i += 64) sink += junk[i];
+        }
         const double t0 = now();
         s = ntt_polymul_mod(z, x, n, y, n, p, b);
         t[r] = now() - t0;
@@ -71,8 +82,9 @@ int main(int argc, char **argv)
         return 1;
     }
     qsort(t, (size_t)reps, sizeof *t, cmp);
+    if (sink == 1) putchar(' '); /* keeps the flush's reads */
     printf("n %zu p %llu median %.1f us min %.1f p10 %.1f p90 %.1f\n", n, (unsigned long long)p,
            t[reps / 2] * 1e6, t[0] * 1e6, t[reps / 10] * 1e6, t[reps * 9 / 10] * 1e6);
-    free(x), free(y), free(z), free(ref), free(t);
+    free(x), free(y), free(z), free(ref), free(t), free(junk);
     return 0;
 }
