@@ -46,6 +46,8 @@ struct CudaPlan {
     size_t max_smem;
     int kind;                  // the kernels' arithmetic: plan->modmul, or K_FP64 (plan_kind)
     int last_error;
+    bool widen;                // group_log may widen column groups (no NTT_CUDA_LOGC)
+    int sms;                   // the device's multiprocessors
 };
 
 CudaPlan *cp_of(const ntt_plan *plan) { return static_cast<CudaPlan *>(plan->backend_data); }
@@ -328,7 +330,9 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 // (10 + 13) it went from 253 to 256 us and is not taken.  NTT_CUDA_BOTTOM=b
 // (transforms; b <= kMaxP for u32, kMaxFusedP for u64) forces the bottom
 // levels, so that the sanitizers reach the 14-level kernels at small
-// sizes and sweeps need no rebuild.
+// sizes and sweeps need no rebuild; NTT_CUDA_LOGC=c likewise gives the
+// upper passes (transforms and products) groups of 2^c columns where the
+// tile stays within 128 KiB, and no wider ones at launch (group_log).
 int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *g)
 {
     int k = 0;
@@ -366,6 +370,8 @@ int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *
     const char *eb = !product ? getenv("NTT_CUDA_BOTTOM") : nullptr;
     const int fb = eb && *eb ? atoi(eb) : 0;
     if (fb >= 1 && fb <= (elem == 4 ? kMaxP : kMaxFusedP)) bottom = fb < D ? fb : D;
+    const char *ec = getenv("NTT_CUDA_LOGC");
+    const int fc = ec && *ec ? atoi(ec) : -1;
     const int top = D - bottom;
     const int npass = (top + maxP - 1) / maxP;
     int d = 0;
@@ -396,6 +402,7 @@ int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *
             lc = 15 - P < 5 ? 15 - P : 5;  // 2^(P + lc) u32 in 128 KiB
             if (product && D > 24 && lc > 4) lc = 4;
         }
+        if (fc >= 0 && fc <= 8 && (elem << (P + fc)) <= ((size_t)128 << 10)) lc = fc;
         g[k++] = Geom{d, P, lo, lc < lo ? lc : lo, rmax, 0, 4, 0};
         d += P;
     }
@@ -526,11 +533,34 @@ template <class T, int K> PassKernel<T> fast_kernel(Family f, const Geom &g)
     return fast_kernel<T, K>(f, g, std::make_integer_sequence<int, kMaxP>());
 }
 
+// The column groups of an upper pass at launch.  u64 passes of six levels
+// or fewer (transforms of 2^16 and less) hold only 2^(P + 3) elements per
+// block in 64-byte groups; where a batch leaves two blocks per SM and more,
+// groups of up to 2^(10 - P) columns (128 at most) make blocks of 2^10
+// elements.  On an H100, graph warm, FP64 / 62-bit: forward 2^12 x 640
+// 71.7-72.3 -> 29.6-30.3 / 80.8-81.1 -> 39.4-40.1 us, 2^13 x 320 46.9-47.6
+// -> 29.9-30.3 / 63.3-63.4 -> 40.6-40.8 us, 2^14 x 160 35.0-35.3 ->
+// 32.1-32.5 / 44.7-45.2 -> 44.1-44.4 us, 2^16 x 40 32.8-33.0 -> 31.8-32.1 us
+// / level; single transforms and products level.  Taken in the plan for
+// every u64 pass up to 2^19, 16-column groups had cost the single 2^18 and
+// 2^19 transforms and the 2^18 product 7-22% (gpu-h100-2026-11-23k-logc.txt).
+template <class T> int group_log(const ntt_plan *plan, const Geom &g, size_t items, int nz)
+{
+    if (sizeof(T) != 8 || g.lo == 0 || g.P > 6 || g.logC != 3 || !cp_of(plan)->widen)
+        return g.logC;
+    int lc = 10 - g.P < 7 ? 10 - g.P : 7;
+    if (lc > g.lo) lc = g.lo;
+    const size_t cols = (items * (size_t)nz) << (g.d0 + g.lo);
+    while (lc > 3 && (cols >> lc) < 2 * (size_t)cp_of(plan)->sms) lc--;
+    return lc;
+}
+
 template <class T, int K, bool INV>
 ntt_status launch_pass(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t items, int nz,
                        cudaStream_t st)
 {
     Geom gk = g;
+    gk.logC = group_log<T>(plan, g, items, nz);
     if (INV) gk.stw = 0;  // forward passes only (has_stw)
     return launch_tiles<T>(plan, fast_kernel<T, K>(INV ? INV_PASS : FWD_PASS, gk), gk, a, items,
                            nz, false, st);
@@ -971,6 +1001,8 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     // 2^17 10.3 -> 9.5 us, products 2^16 15.3 -> 14.2 us, 2^17 17.5 ->
     // 16.4 us, 2^18 level (gpu-h100-2026-11-23e-fp64stw.txt).
     // NTT_CUDA_COMPACT_LOG=k moves the threshold, for tests and A/B runs.
+    const char *lcv = getenv("NTT_CUDA_LOGC");
+    cp->widen = !(lcv && *lcv);
     const char *cl = getenv("NTT_CUDA_COMPACT_LOG");
     const int compact_log = cl && *cl ? atoi(cl) : cp->kind == K_FP64 ? 19 : 22;
     const int cap = plan_cap(plan);
@@ -1034,6 +1066,7 @@ ntt_status cuda_plan_init_inner(ntt_plan *plan)
     cudaDeviceProp prop;
     CK(plan, cudaGetDeviceProperties(&prop, cp->device));
     cp->elem = plan->width == NTT_U32 ? 4 : 8;
+    cp->sms = prop.multiProcessorCount;
     cp->kind = plan_kind(plan);
     TRY(plan->width == NTT_U32 ? init_mods<uint32_t>(plan, cp) : init_mods<uint64_t>(plan, cp));
     if (cp->max_smem > prop.sharedMemPerBlockOptin) return NTT_EUNSUPPORTED;
