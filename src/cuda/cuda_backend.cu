@@ -298,6 +298,13 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 }
 
 // ---- pass geometry -----------------------------------------------------------------
+// NTT_CUDA_LOGC (below), or -1 where it is not set.
+int env_logc()
+{
+    const char *e = getenv("NTT_CUDA_LOGC");
+    return e && *e ? atoi(e) : -1;
+}
+
 // Up to 2^19 the bottom pass takes the last min(D, 11) levels on contiguous
 // tiles (u32 of 2^12 .. 2^16: 9 or 10, below) and one pass above takes the
 // rest over 128-byte (32 u32) or 64-byte (8 u64) column groups; u32 at 2^18
@@ -370,8 +377,7 @@ int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *
     const char *eb = !product ? getenv("NTT_CUDA_BOTTOM") : nullptr;
     const int fb = eb && *eb ? atoi(eb) : 0;
     if (fb >= 1 && fb <= (elem == 4 ? kMaxP : kMaxFusedP)) bottom = fb < D ? fb : D;
-    const char *ec = getenv("NTT_CUDA_LOGC");
-    const int fc = ec && *ec ? atoi(ec) : -1;
+    const int fc = env_logc();
     const int top = D - bottom;
     const int npass = (top + maxP - 1) / maxP;
     int d = 0;
@@ -537,13 +543,9 @@ template <class T, int K> PassKernel<T> fast_kernel(Family f, const Geom &g)
 // or fewer (transforms of 2^16 and less) hold only 2^(P + 3) elements per
 // block in 64-byte groups; where a batch leaves two blocks per SM and more,
 // groups of up to 2^(10 - P) columns (128 at most) make blocks of 2^10
-// elements.  On an H100, graph warm, FP64 / 62-bit: forward 2^12 x 640
-// 71.7-72.3 -> 29.6-30.3 / 80.8-81.1 -> 39.4-40.1 us, 2^13 x 320 46.9-47.6
-// -> 29.9-30.3 / 63.3-63.4 -> 40.6-40.8 us, 2^14 x 160 35.0-35.3 ->
-// 32.1-32.5 / 44.7-45.2 -> 44.1-44.4 us, 2^16 x 40 32.8-33.0 -> 31.8-32.1 us
-// / level; single transforms and products level.  Taken in the plan for
-// every u64 pass up to 2^19, 16-column groups had cost the single 2^18 and
-// 2^19 transforms and the 2^18 product 7-22% (gpu-h100-2026-11-23k-logc.txt).
+// elements (FP64 forward 2^12 x 640 on an H100: 72 -> 30 us).  Single
+// transforms keep the plan's groups: wider ones leave too few blocks
+// (ARCHITECTURE, Passes).
 template <class T> int group_log(const ntt_plan *plan, const Geom &g, size_t items, int nz)
 {
     if (sizeof(T) != 8 || g.lo == 0 || g.P > 6 || g.logC != 3 || !cp_of(plan)->widen)
@@ -1001,8 +1003,7 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     // 2^17 10.3 -> 9.5 us, products 2^16 15.3 -> 14.2 us, 2^17 17.5 ->
     // 16.4 us, 2^18 level (gpu-h100-2026-11-23e-fp64stw.txt).
     // NTT_CUDA_COMPACT_LOG=k moves the threshold, for tests and A/B runs.
-    const char *lcv = getenv("NTT_CUDA_LOGC");
-    cp->widen = !(lcv && *lcv);
+    cp->widen = env_logc() < 0;
     const char *cl = getenv("NTT_CUDA_COMPACT_LOG");
     const int compact_log = cl && *cl ? atoi(cl) : cp->kind == K_FP64 ? 19 : 22;
     const int cap = plan_cap(plan);
