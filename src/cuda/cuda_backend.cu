@@ -548,13 +548,12 @@ template <class T, int K> PassKernel<T> fast_kernel(Family f, const Geom &g)
 // (ARCHITECTURE, Passes).
 template <class T> int group_log(const ntt_plan *plan, const Geom &g, size_t items, int nz)
 {
-    if (sizeof(T) != 8 || g.lo == 0 || g.P > 6 || g.logC != 3 || !cp_of(plan)->widen)
-        return g.logC;
+    if (sizeof(T) != 8 || g.lo == 0 || g.P > 6 || !cp_of(plan)->widen) return g.logC;
     int lc = 10 - g.P < 7 ? 10 - g.P : 7;
     if (lc > g.lo) lc = g.lo;
     const size_t cols = (items * (size_t)nz) << (g.d0 + g.lo);
-    while (lc > 3 && (cols >> lc) < 2 * (size_t)cp_of(plan)->sms) lc--;
-    return lc;
+    while (lc > g.logC && (cols >> lc) < 2 * (size_t)cp_of(plan)->sms) lc--;
+    return lc > g.logC ? lc : g.logC;
 }
 
 template <class T, int K, bool INV>
