@@ -717,6 +717,19 @@ int run_tables(const char *json, bool quick, bool profile, bool headline)
         if (which == 4)
             bench_forward({"profile", NTT_U32, (size_t)1 << blog, cnt, {469762049},
                            NTT_FLAG_NEGACYCLIC}, NTT_MODMUL_SHOUP, reps, st, &rng);
+        if (which == 6 || which == 7) {
+            // Cases 1 and 4 as RNS batches: cnt distinct primes (below 2^bits, or
+            // 2^30 for u32), one per item.
+            const bool u32 = which == 7;
+            std::vector<uint64_t> mods;
+            for (unsigned i = 0; i < cnt; i++) {
+                uint64_t q;
+                if (ntt_find_prime(u32 ? 30 : (unsigned)nb, (unsigned)blog + 1, i, &q) == NTT_OK)
+                    mods.push_back(q);
+            }
+            bench_forward({"profile", u32 ? NTT_U32 : NTT_U64, (size_t)1 << blog, cnt, mods,
+                           NTT_FLAG_NEGACYCLIC}, NTT_MODMUL_SHOUP, reps, st, &rng);
+        }
         if (which == 5) {
             const size_t h = (size_t)1 << (mlog - 1);
             MulCase m = {"profile", 2 * h, h, h, p64, NTT_VARIANT_FAST, NTT_MODMUL_SHOUP, 0, 0, ""};

@@ -47,6 +47,8 @@ struct CudaPlan {
     int kind;                  // the kernels' arithmetic: plan->modmul, or K_FP64 (plan_kind)
     int last_error;
     bool widen;                // group_log may widen column groups (no NTT_CUDA_LOGC)
+    bool rho;                  // the forward bottom pass computes its staged twiddles (rtw)
+    size_t l2;                 // the device's L2 bytes
     int sms;                   // the device's multiprocessors
 };
 
@@ -273,6 +275,15 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
         TRY(upload(plan, cp, iw, &M.itw));
         if (cp->passes[cp->npasses - 1].ct || cp->fused.ct)
             TRY(build_compact(plan, cp, H, fw, iw, &M));
+        if (cp->rho) {  // rtw[2^l + t] = w(l, t) / w(l, 0) (rho_stage)
+            HostBuf<Tw<T>> rt((size_t)1 << cp->passes[cp->npasses - 1].P);
+            for (size_t j = 1; j < rt.n; j++) {
+                size_t b = j;
+                while (b & (b - 1)) b &= b - 1;
+                rt[j] = H.tw(H.mulmod(cm->w[j], cm->winv[b]));
+            }
+            TRY(upload(plan, cp, rt, &M.rtw));
+        }
     } else if (plan->variant != NTT_VARIANT_BASELINE) {
         // Stage m of the DIT transform uses w_m^j, j < m/2, at m/2 - 1 + j.
         HostBuf<T> fw(n), fwx(n), iw(n), iwx(n);
@@ -1040,6 +1051,22 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     };
     stw(cp->fused, true);
     stw(cp->passes[cp->npasses - 1], false);
+    // The forward bottom pass of the FP64 kind computes its staged twiddles
+    // (rho_stage) where the tree tables of the moduli one call reaches take
+    // more than half the L2: RNS batches, a modulus per item.  On an H100,
+    // graph warm, forward 2^16 x 40 (40 moduli) 46.5-47.0 -> 37.5 us, 2^16 x
+    // 32 35.6-35.7 -> 31.6-32.1 us, 2^17 x 20 53.3 -> 42.7-42.9 us, 2^12 x
+    // 640 44.3-45.1 -> 37.4-37.6 us; forced, it lost with 16 moduli (16 MiB
+    // of tables, 18.8-19.2 -> 19.8-20.2 us) and with one (2^16 x 40 32.1 ->
+    // 37.2-37.3 us), whose tables stay in L2
+    // (bench/results/gpu-h100-2026-11-23l-rho.txt).  A u32 companion took a
+    // 64-bit division per entry and lost (RNS 2^16 x 40 23.6 -> 40.1 us), so
+    // only the FP64 kind computes.  NTT_CUDA_RHO=0 or 1 forces it (FP64).
+    const char *re = getenv("NTT_CUDA_RHO");
+    const size_t reach = plan->nmod < plan->batch ? plan->nmod : plan->batch;
+    const bool rho_big = reach * plan->n * sizeof(Tw<T>) > cp->l2 / 2;
+    cp->rho = cp->passes[cp->npasses - 1].stw && cp->kind == K_FP64 &&
+              (re && *re ? atoi(re) != 0 : rho_big);
     HostBuf<Mod<T>> mods(plan->nmod);
     if (!mods.p) return NTT_ENOMEM;
     for (size_t i = 0; i < plan->nmod; i++) TRY(build_mod<T>(plan, cp, &plan->mod[i], &mods[i]));
@@ -1067,6 +1094,7 @@ ntt_status cuda_plan_init_inner(ntt_plan *plan)
     CK(plan, cudaGetDeviceProperties(&prop, cp->device));
     cp->elem = plan->width == NTT_U32 ? 4 : 8;
     cp->sms = prop.multiProcessorCount;
+    cp->l2 = (size_t)prop.l2CacheSize;
     cp->kind = plan_kind(plan);
     TRY(plan->width == NTT_U32 ? init_mods<uint32_t>(plan, cp) : init_mods<uint64_t>(plan, cp));
     if (cp->max_smem > prop.sharedMemPerBlockOptin) return NTT_EUNSUPPORTED;

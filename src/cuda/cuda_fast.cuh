@@ -622,6 +622,44 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
     }
 }
 
+// The staged twiddles of stage_table computed instead of copied: node
+// (d0 + L, hi 2^L + t) is node (d0 + L, hi 2^L) times rho_L(t) = w(L, t) /
+// w(L, 0), which depends on neither hi nor d0 (tables.c's exponents), so a
+// block reads one tree entry per level and a table every column of its
+// modulus shares (rtw).  Where every item has a modulus of its own (RNS),
+// the tree's entries are as many bytes as the data and come from HBM; rtw
+// stays in L2.  The entries are bit for bit the tree's: the canonical
+// residue, its companion rounded as the host rounds it.
+template <class T>
+__device__ __forceinline__ Tw<T> tw_times(Tw<T> b, Tw<T> r, const Ar<T> &M)
+{
+    double w = fmul2(as_dbl(b.w), as_dbl(r.w), M.dp, M.dpi);
+    w = w < 0 ? __dadd_rn(w, M.dp) : w;
+    return Tw<T>{as_bits(w), as_bits(__ddiv_rn(w, M.dp))};
+}
+
+// Four entries a thread at a time, their loads issued first.
+template <int K, class T, int P, int RMAX>
+__device__ __forceinline__ void rho_stage(Tw<T> *dst, const Tw<T> *rtw, const Tw<T> *tree,
+                                          const Ar<T> &M, int d0, uint32_t hi, int tid, int nt)
+{
+    if constexpr (K == K_FP64) {
+        constexpr int S1 = round_start(P, RMAX, 1), U = 4;
+        for (int j0 = (1 << S1) + tid; j0 < (1 << P); j0 += U * nt) {
+            Tw<T> b[U], r[U];
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                const int j = min(j0 + u * nt, (1 << P) - 1), L = 31 - __clz(j);
+                b[u] = tree[(1u << (d0 + L)) + (hi << L)];
+                r[u] = rtw[j];
+            }
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                if (j0 + u * nt < (1 << P)) dst[j0 + u * nt] = tw_times<T>(b[u], r[u], M);
+        }
+    }
+}
+
 // The rounds of a pass (round_size), in reverse for the inverse, from
 // round Q on.  The first round reads io.gin (when first_global) and the
 // last writes io.gout (when last_global); the rest go through the shared
@@ -629,13 +667,15 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
 // Threads tid of nthr share the groups; every thread of the block calls
 // this the same number of times, so that the barriers match.  STW: the
 // rounds below the pass's first read their twiddles from stw, once the
-// copy engine has brought them (bar, has_stw).
+// copy engine has brought them (bar, has_stw), or (rtw: computed by the
+// block before its first round, rho_stage) after the first round's barrier.
 template <int K, class T, bool INV, int P, int RMAX, bool CT, int CAP, bool STW, int Q = 0>
 __device__ __forceinline__ void run_rounds(const TileShape<T, P> &S, const PassIO<T> &io,
                                            uint32_t gc0, bool first_global, bool last_global,
                                            const Mod<T> &Mg, const Ar<T> &M, bool scale_root,
                                            Tw<T> sc, Tw<T> sc1, int tid, int nthr,
-                                           const Tw<T> *stw = nullptr, uint64_t *bar = nullptr)
+                                           Tw<T> *stw = nullptr, uint64_t *bar = nullptr,
+                                           const Tw<T> *rtw = nullptr)
 {
     constexpr int NR = round_count(P, RMAX);
     if constexpr (Q < NR) {
@@ -643,14 +683,15 @@ __device__ __forceinline__ void run_rounds(const TileShape<T, P> &S, const PassI
         constexpr int S0 = round_start(P, RMAX, IDX);
         constexpr bool SH = STW && S0 > 0;
         const bool fg = first_global && Q == 0, tg = last_global && Q == NR - 1;
-        if constexpr (SH && Q == (INV ? 0 : 1)) mbar_wait(bar, 0);
+        if constexpr (SH && Q == (INV ? 0 : 1))
+            if (!rtw) mbar_wait(bar, 0);
         round_r<K, T, INV, P, S0, round_size(P, RMAX, IDX), CT, CAP, SH>(
             S, io, gc0, fg, tg, Mg, M, INV ? Mg.itw : Mg.ftw, stw, scale_root, sc, sc1, tid,
             nthr);
         if (!tg) __syncthreads();
         run_rounds<K, T, INV, P, RMAX, CT, CAP, STW, Q + 1>(S, io, gc0, first_global, last_global,
                                                             Mg, M, scale_root, sc, sc1, tid, nthr,
-                                                            stw, bar);
+                                                            stw, bar, rtw);
     }
 }
 
@@ -784,11 +825,17 @@ __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blo
         static_assert(!INV, "inverse passes do not stage");
         tw = align_up<Tw<T>>(smem, tile_bytes<T>(a.g));
         bar = reinterpret_cast<uint64_t *>(tw + (1 << P));
-        if (threadIdx.x == 0) stage_table<T, P, pass_rmax<T>()>(tw, bar, Mg.ftw, S.d0, gc0);
+        // Both read only the plan's tables, which no kernel writes: before the wait.
+        if (Mg.rtw)
+            rho_stage<K, T, P, pass_rmax<T>()>(tw, Mg.rtw, Mg.ftw, M, S.d0, gc0, threadIdx.x,
+                                               blockDim.x);
+        else if (threadIdx.x == 0)
+            stage_table<T, P, pass_rmax<T>()>(tw, bar, Mg.ftw, S.d0, gc0);
     }
     grid_dep_wait();
     run_rounds<K, T, INV, P, pass_rmax<T>(), CT, CAP, STW>(S, io, gc0, true, true, Mg, M, scale,
-                                                       sc, sc1, threadIdx.x, blockDim.x, tw, bar);
+                                                       sc, sc1, threadIdx.x, blockDim.x, tw, bar,
+                                                       STW ? Mg.rtw : nullptr);
 }
 
 // The bottom pass of a product: the forward last levels of both operands

@@ -50,6 +50,7 @@ inline unsigned long long __brevll(unsigned long long x)
    nearest (the emulator is built with -ffp-contract=off). */
 inline double __dmul_rn(double a, double b) { return a * b; }
 inline double __dadd_rn(double a, double b) { return a + b; }
+inline double __ddiv_rn(double a, double b) { return a / b; }
 inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }
 inline double __longlong_as_double(long long x)
 {
