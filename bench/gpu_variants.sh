@@ -8,8 +8,8 @@
 #                                        (0 u32 forward, 1 u64 nega 2^log x count, 2 u32
 #                                        product, 3 u64 forward, 4 u32 nega 2^log x count,
 #                                        5 u64 product, 6 / 7 cases 1 / 4 with count
-#                                        distinct primes (RNS), the u64 primes from
-#                                        NTT_PROFILE_BITS;
+#                                        distinct primes (RNS), 8 case 6's inverse, the
+#                                        u64 primes from NTT_PROFILE_BITS;
 #                                        count 40 unless given; every row verified)
 #   ROUNDS=r (default 2), HEADLINE=1     adds ntt bench --gpu --headline to every round
 # Writes $OUT/summary-var.txt (the graph-warm rows, tagged name-round) and $OUT/var.tgz

@@ -170,6 +170,7 @@ struct FwdCase {
     size_t n, count;
     std::vector<uint64_t> mods;
     unsigned flags;
+    bool inverse = false;  // time the inverse transform instead
 };
 
 // Forward transforms on device pointers (batched), every mode.
@@ -182,7 +183,8 @@ void bench_forward(const FwdCase &c, ntt_modmul mm, int reps, cudaStream_t st, r
     char bits[16] = "";
     if (c.w == NTT_U64) snprintf(bits, sizeof bits, " %d-bit", 64 - __builtin_clzll(pmax | 1));
     char name[128];
-    snprintf(name, sizeof name, "fwd u%d 2^%d x %zu%s%s%s %s", (int)c.w, __builtin_ctzll(c.n),
+    snprintf(name, sizeof name, "%s u%d 2^%d x %zu%s%s%s %s", c.inverse ? "inv" : "fwd", (int)c.w,
+             __builtin_ctzll(c.n),
              c.count, c.mods.size() > 1 ? " (RNS)" : "", bits,
              c.flags & NTT_FLAG_NEGACYCLIC ? " nega" : " cyclic", ntt_modmul_name(mm));
     ntt_plan_options o = {};
@@ -222,12 +224,19 @@ void bench_forward(const FwdCase &c, ntt_modmul mm, int reps, cudaStream_t st, r
             ok = cudaMemcpyAsync(d[k], h, per, cudaMemcpyHostToDevice, st) == cudaSuccess;
         ok = ok && cudaStreamSynchronize(st) == cudaSuccess;
         memcpy(ref, h, per);
-        ok = (c.w == NTT_U32 ? ntt_forward_batch_u32(ps, (uint32_t *)ref, c.count, c.n)
-                             : ntt_forward_batch_u64(ps, (uint64_t *)ref, c.count, c.n)) == NTT_OK;
+        ok = (c.w == NTT_U32
+                  ? (c.inverse ? ntt_inverse_batch_u32 : ntt_forward_batch_u32)(ps, (uint32_t *)ref,
+                                                                               c.count, c.n)
+                  : (c.inverse ? ntt_inverse_batch_u64 : ntt_forward_batch_u64)(ps, (uint64_t *)ref,
+                                                                               c.count, c.n)) ==
+             NTT_OK;
     }
     auto op = [&](int k) {
-        return (c.w == NTT_U32 ? ntt_cuda_forward_u32(pg, (uint32_t *)d[k], c.count, c.n, st)
-                               : ntt_cuda_forward_u64(pg, (uint64_t *)d[k], c.count, c.n, st)) ==
+        return (c.w == NTT_U32
+                    ? (c.inverse ? ntt_cuda_inverse_u32 : ntt_cuda_forward_u32)(pg, (uint32_t *)d[k],
+                                                                                c.count, c.n, st)
+                    : (c.inverse ? ntt_cuda_inverse_u64 : ntt_cuda_forward_u64)(pg, (uint64_t *)d[k],
+                                                                                c.count, c.n, st)) ==
                NTT_OK;
     };
     // Check the transform of set 0 (its input is h), as computed by op.  All
@@ -717,9 +726,9 @@ int run_tables(const char *json, bool quick, bool profile, bool headline)
         if (which == 4)
             bench_forward({"profile", NTT_U32, (size_t)1 << blog, cnt, {469762049},
                            NTT_FLAG_NEGACYCLIC}, NTT_MODMUL_SHOUP, reps, st, &rng);
-        if (which == 6 || which == 7) {
+        if (which == 6 || which == 7 || which == 8) {
             // Cases 1 and 4 as RNS batches: cnt distinct primes (below 2^bits, or
-            // 2^30 for u32), one per item.
+            // 2^30 for u32), one per item; 8: case 6's inverse.
             const bool u32 = which == 7;
             std::vector<uint64_t> mods;
             for (unsigned i = 0; i < cnt; i++) {
@@ -728,7 +737,7 @@ int run_tables(const char *json, bool quick, bool profile, bool headline)
                     mods.push_back(q);
             }
             bench_forward({"profile", u32 ? NTT_U32 : NTT_U64, (size_t)1 << blog, cnt, mods,
-                           NTT_FLAG_NEGACYCLIC}, NTT_MODMUL_SHOUP, reps, st, &rng);
+                           NTT_FLAG_NEGACYCLIC, which == 8}, NTT_MODMUL_SHOUP, reps, st, &rng);
         }
         if (which == 5) {
             const size_t h = (size_t)1 << (mlog - 1);

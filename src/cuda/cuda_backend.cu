@@ -47,7 +47,7 @@ struct CudaPlan {
     int kind;                  // the kernels' arithmetic: plan->modmul, or K_FP64 (plan_kind)
     int last_error;
     bool widen;                // group_log may widen column groups (no NTT_CUDA_LOGC)
-    bool rho;                  // the forward bottom pass computes its staged twiddles (rtw)
+    bool rho;                  // the bottom passes compute their staged twiddles (rtw, irtw)
     size_t l2;                 // the device's L2 bytes
     int sms;                   // the device's multiprocessors
 };
@@ -275,14 +275,16 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
         TRY(upload(plan, cp, iw, &M.itw));
         if (cp->passes[cp->npasses - 1].ct || cp->fused.ct)
             TRY(build_compact(plan, cp, H, fw, iw, &M));
-        if (cp->rho) {  // rtw[2^l + t] = w(l, t) / w(l, 0) (rho_stage)
-            HostBuf<Tw<T>> rt((size_t)1 << cp->passes[cp->npasses - 1].P);
+        if (cp->rho) {  // rtw[2^l + t] = w(l, t) / w(l, 0) (rho_stage), irtw the inverse's
+            HostBuf<Tw<T>> rt((size_t)1 << cp->passes[cp->npasses - 1].P), irt(rt.n);
             for (size_t j = 1; j < rt.n; j++) {
                 size_t b = j;
                 while (b & (b - 1)) b &= b - 1;
                 rt[j] = H.tw(H.mulmod(cm->w[j], cm->winv[b]));
+                irt[j] = H.tw(H.mulmod(cm->winv[j], cm->w[b]));
             }
             TRY(upload(plan, cp, rt, &M.rtw));
+            TRY(upload(plan, cp, irt, &M.irtw));
         }
     } else if (plan->variant != NTT_VARIANT_BASELINE) {
         // Stage m of the DIT transform uses w_m^j, j < m/2, at m/2 - 1 + j.
@@ -496,7 +498,11 @@ PassKernel<T> family_kernel(Family f, const Geom &g)
             if (g.stw) return k_pass<T, K, false, P, CT, OCC, CAP, true>;
         return k_pass<T, K, false, P, CT, OCC, CAP>;
     }
-    if (f == INV_PASS) return k_pass<T, K, true, P, CT, OCC, CAP>;
+    if (f == INV_PASS) {
+        if constexpr (K == K_FP64 && has_stw<T>(K, P, CT, false) && OCC != OCC_BIG)
+            if (g.stw) return k_pass<T, K, true, P, CT, OCC, CAP, true>;
+        return k_pass<T, K, true, P, CT, OCC, CAP>;
+    }
     if constexpr (P <= kMaxFusedP) {
         if constexpr (has_stw<T>(K, P, CT, true))
             if (g.stw) return k_polymul_bottom<T, K, P, CT, CAP, true>;
@@ -567,13 +573,17 @@ template <class T> int group_log(const ntt_plan *plan, const Geom &g, size_t ite
     return lc > g.logC ? lc : g.logC;
 }
 
+// An inverse pass's first round reads its largest levels: it stages only
+// what it computes (rho_stage).
+bool inv_stw(const ntt_plan *plan, const Geom &g) { return g.stw && cp_of(plan)->rho; }
+
 template <class T, int K, bool INV>
 ntt_status launch_pass(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t items, int nz,
                        cudaStream_t st)
 {
     Geom gk = g;
     gk.logC = group_log<T>(plan, g, items, nz);
-    if (INV) gk.stw = 0;  // forward passes only (has_stw)
+    if (INV) gk.stw = inv_stw(plan, g);
     return launch_tiles<T>(plan, fast_kernel<T, K>(INV ? INV_PASS : FWD_PASS, gk), gk, a, items,
                            nz, false, st);
 }
@@ -895,14 +905,13 @@ template <class T, int K> struct Impl {
             return NTT_OK;
         };
         const CudaPlan *cp = cp_of(p);
-        for (int i = 0; i < cp->npasses; i++) {
-            TRY(allow(FWD_PASS, cp->passes[i]));
-            TRY(allow(INV_PASS, cp->passes[i]));
-        }
-        for (int i = 0; i + 1 < cp->nmpasses; i++) {
-            TRY(allow(FWD_PASS, cp->mpasses[i]));
-            TRY(allow(INV_PASS, cp->mpasses[i]));
-        }
+        auto both = [&](Geom g) -> ntt_status {
+            TRY(allow(FWD_PASS, g));
+            g.stw = inv_stw(p, g);
+            return allow(INV_PASS, g);
+        };
+        for (int i = 0; i < cp->npasses; i++) TRY(both(cp->passes[i]));
+        for (int i = 0; i + 1 < cp->nmpasses; i++) TRY(both(cp->mpasses[i]));
         TRY(allow(FUSED, cp->fused));
         return NTT_OK;
     }
@@ -1051,12 +1060,13 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     };
     stw(cp->fused, true);
     stw(cp->passes[cp->npasses - 1], false);
-    // The forward bottom pass of the FP64 kind computes its staged twiddles
+    // The bottom passes of the FP64 kind compute their staged twiddles
     // (rho_stage) where the tree tables of the moduli one call reaches take
     // more than half the L2: RNS batches, a modulus per item.  On an H100,
     // graph warm, forward 2^16 x 40 (40 moduli) 46.5-47.0 -> 37.5 us, 2^16 x
     // 32 35.6-35.7 -> 31.6-32.1 us, 2^17 x 20 53.3 -> 42.7-42.9 us, 2^12 x
-    // 640 44.3-45.1 -> 37.4-37.6 us; forced, it lost with 16 moduli (16 MiB
+    // 640 44.3-45.1 -> 37.4-37.6 us, inverse 2^16 x 40 56.6-57.0 -> 39.9-40.2
+    // us; forced, the forward lost with 16 moduli (16 MiB
     // of tables, 18.8-19.2 -> 19.8-20.2 us) and with one (2^16 x 40 32.1 ->
     // 37.2-37.3 us), whose tables stay in L2
     // (bench/results/gpu-h100-2026-11-23l-rho.txt).  A u32 companion took a

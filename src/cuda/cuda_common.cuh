@@ -72,9 +72,9 @@ template <class T> struct Mod {
     const Tw<T> *ftl[4], *itl[4];
     Tw<T> rho[2][16];
     // Computed staging (cuda_fast.cuh, rho_stage): rtw[2^l + t] = w(l, t) / w(l, 0)
-    // for the levels l of a forward bottom pass; null where its passes copy the
-    // tree's twiddles instead.
-    const Tw<T> *rtw;
+    // for the levels l of a transform's bottom pass (irtw: the inverse's); null
+    // where the forward's copies the tree's twiddles and the inverse's reads them.
+    const Tw<T> *rtw, *irtw;
     // The reports' kernels: stage tables in DIT order, offset m/2 - 1 for
     // stage m (values and companions), and roots for power-computed ones.
     const T *lfw, *lfwx, *liw, *liwx;

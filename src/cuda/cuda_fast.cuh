@@ -667,8 +667,8 @@ __device__ __forceinline__ void rho_stage(Tw<T> *dst, const Tw<T> *rtw, const Tw
 // Threads tid of nthr share the groups; every thread of the block calls
 // this the same number of times, so that the barriers match.  STW: the
 // rounds below the pass's first read their twiddles from stw, once the
-// copy engine has brought them (bar, has_stw), or (rtw: computed by the
-// block before its first round, rho_stage) after the first round's barrier.
+// copy engine has brought them (bar, has_stw), or at once where the block
+// computed them before its first round (rtw, rho_stage).
 template <int K, class T, bool INV, int P, int RMAX, bool CT, int CAP, bool STW, int Q = 0>
 __device__ __forceinline__ void run_rounds(const TileShape<T, P> &S, const PassIO<T> &io,
                                            uint32_t gc0, bool first_global, bool last_global,
@@ -772,8 +772,9 @@ inline int pass_occ(size_t elem, const Geom &g)
 // writes them), while the first round works from global memory; the later
 // rounds wait on an mbarrier, then read pass level L's 2^L nodes at 2^L.
 // Which kernels can: the table kinds of the fast path (Shoup, FP64), no
-// compact twiddles, more than one round; transforms' forward passes only
-// (an inverse pass reads its largest levels in its first round).
+// compact twiddles, more than one round; transforms' forward passes (an
+// inverse pass reads its largest levels in its first round, so it stages only
+// what it computes, rho_stage).
 template <class T>
 __host__ __device__ constexpr bool has_stw(int K, int P, bool CT, bool fused)
 {
@@ -821,21 +822,24 @@ __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blo
     const uint32_t gc0 = blockIdx.x << S.logC;
     Tw<T> *tw = nullptr;
     uint64_t *bar = nullptr;
+    const Tw<T> *rtw = STW ? (INV ? Mg.irtw : Mg.rtw) : nullptr;
     if constexpr (STW) {
-        static_assert(!INV, "inverse passes do not stage");
         tw = align_up<Tw<T>>(smem, tile_bytes<T>(a.g));
         bar = reinterpret_cast<uint64_t *>(tw + (1 << P));
-        // Both read only the plan's tables, which no kernel writes: before the wait.
-        if (Mg.rtw)
-            rho_stage<K, T, P, pass_rmax<T>()>(tw, Mg.rtw, Mg.ftw, M, S.d0, gc0, threadIdx.x,
-                                               blockDim.x);
-        else if (threadIdx.x == 0)
-            stage_table<T, P, pass_rmax<T>()>(tw, bar, Mg.ftw, S.d0, gc0);
+        // Both read only the plan's tables, which no kernel writes: before the
+        // wait.  An inverse pass's first round reads the staged levels at once.
+        const Tw<T> *tree = INV ? Mg.itw : Mg.ftw;
+        if (rtw) {
+            rho_stage<K, T, P, pass_rmax<T>()>(tw, rtw, tree, M, S.d0, gc0, threadIdx.x, blockDim.x);
+            if (INV) __syncthreads();
+        } else if (threadIdx.x == 0) {
+            stage_table<T, P, pass_rmax<T>()>(tw, bar, tree, S.d0, gc0);
+        }
     }
     grid_dep_wait();
     run_rounds<K, T, INV, P, pass_rmax<T>(), CT, CAP, STW>(S, io, gc0, true, true, Mg, M, scale,
                                                        sc, sc1, threadIdx.x, blockDim.x, tw, bar,
-                                                       STW ? Mg.rtw : nullptr);
+                                                       rtw);
 }
 
 // The bottom pass of a product: the forward last levels of both operands
