@@ -173,7 +173,7 @@ struct FwdCase {
     bool inverse = false;  // time the inverse transform instead
 };
 
-// Forward transforms on device pointers (batched), every mode.
+// Forward (or inverse) transforms on device pointers (batched), every mode.
 void bench_forward(const FwdCase &c, ntt_modmul mm, int reps, cudaStream_t st, rng_t *rng)
 {
     const size_t e = c.w == NTT_U32 ? 4 : 8, per = c.n * c.count * e;

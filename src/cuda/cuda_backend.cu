@@ -1063,15 +1063,14 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     // The bottom passes of the FP64 kind compute their staged twiddles
     // (rho_stage) where the tree tables of the moduli one call reaches take
     // more than half the L2: RNS batches, a modulus per item.  On an H100,
-    // graph warm, forward 2^16 x 40 (40 moduli) 46.5-47.0 -> 37.5 us, 2^16 x
-    // 32 35.6-35.7 -> 31.6-32.1 us, 2^17 x 20 53.3 -> 42.7-42.9 us, 2^12 x
-    // 640 44.3-45.1 -> 37.4-37.6 us, inverse 2^16 x 40 56.6-57.0 -> 39.9-40.2
-    // us; forced, the forward lost with 16 moduli (16 MiB
-    // of tables, 18.8-19.2 -> 19.8-20.2 us) and with one (2^16 x 40 32.1 ->
-    // 37.2-37.3 us), whose tables stay in L2
-    // (bench/results/gpu-h100-2026-11-23l-rho.txt).  A u32 companion took a
-    // 64-bit division per entry and lost (RNS 2^16 x 40 23.6 -> 40.1 us), so
-    // only the FP64 kind computes.  NTT_CUDA_RHO=0 or 1 forces it (FP64).
+    // graph warm, 40 moduli: forward 2^16 x 40 46.5-47.0 -> 37.5 us, inverse
+    // 56.6-57.0 -> 39.9-40.2 us.  Forced, the forward lost with 16 moduli
+    // (16 MiB of tables, 18.8-19.2 -> 19.8-20.2 us) and with one (2^16 x 40
+    // 32.1 -> 37.2-37.3 us), whose tables stay in L2.  A u32 companion took
+    // a 64-bit division per entry and lost (RNS 2^16 x 40 23.6 -> 40.1 us),
+    // so only the FP64 kind computes.  ARCHITECTURE.md has the other sizes
+    // (bench/results/gpu-h100-2026-11-23l-rho.txt).  NTT_CUDA_RHO=0 or 1
+    // forces it (FP64).
     const char *re = getenv("NTT_CUDA_RHO");
     const size_t reach = plan->nmod < plan->batch ? plan->nmod : plan->batch;
     const bool rho_big = reach * plan->n * sizeof(Tw<T>) > cp->l2 / 2;
