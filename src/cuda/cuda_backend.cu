@@ -1066,9 +1066,11 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     // graph warm, 40 moduli: forward 2^16 x 40 46.5-47.0 -> 37.5 us, inverse
     // 56.6-57.0 -> 39.9-40.2 us.  Forced, the forward lost with 16 moduli
     // (16 MiB of tables, 18.8-19.2 -> 19.8-20.2 us) and with one (2^16 x 40
-    // 32.1 -> 37.2-37.3 us), whose tables stay in L2.  A u32 companion took
-    // a 64-bit division per entry and lost (RNS 2^16 x 40 23.6 -> 40.1 us),
-    // so only the FP64 kind computes.  ARCHITECTURE.md has the other sizes
+    // 32.1 -> 37.2-37.3 us), whose tables stay in L2.  The integer kinds'
+    // companions cost more than the tables: u32 (a 64-bit division per
+    // entry) RNS 2^16 x 40 23.6 -> 40.1 us, 62-bit (an FP64 estimate and an
+    // exact 128-bit remainder) 53.9-54.2 -> 62.1-62.5 us, so only the FP64
+    // kind computes.  ARCHITECTURE.md has the other sizes
     // (bench/results/gpu-h100-2026-11-23l-rho.txt).  NTT_CUDA_RHO=0 or 1
     // forces it (FP64).
     const char *re = getenv("NTT_CUDA_RHO");
