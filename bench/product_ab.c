@@ -20,21 +20,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "loop_timing.h"
+
 typedef int (*polymul_fn)(uint64_t *, const uint64_t *, size_t, const uint64_t *, size_t,
                           uint64_t, int);
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 int main(int argc, char **argv)
 {
