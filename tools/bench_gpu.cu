@@ -164,6 +164,18 @@ void fill_random(void *h, size_t n, size_t e, const uint64_t *mods, size_t nmod,
 
 // ---- the configurations ------------------------------------------------------------
 
+// The count largest primes below 2^bits with 2^order | p - 1 (ntt_find_prime),
+// for RNS rows: a modulus per batch item.
+std::vector<uint64_t> rns_primes(unsigned bits, unsigned order, unsigned count)
+{
+    std::vector<uint64_t> v;
+    for (unsigned i = 0; i < count; i++) {
+        uint64_t q;
+        if (ntt_find_prime(bits, order, i, &q) == NTT_OK) v.push_back(q);
+    }
+    return v;
+}
+
 struct FwdCase {
     const char *group;
     ntt_width w;
@@ -730,12 +742,8 @@ int run_tables(const char *json, bool quick, bool profile, bool headline)
             // Cases 1 and 4 as RNS batches: cnt distinct primes (below 2^bits, or
             // 2^30 for u32), one per item; 8: case 6's inverse.
             const bool u32 = which == 7;
-            std::vector<uint64_t> mods;
-            for (unsigned i = 0; i < cnt; i++) {
-                uint64_t q;
-                if (ntt_find_prime(u32 ? 30 : (unsigned)nb, (unsigned)blog + 1, i, &q) == NTT_OK)
-                    mods.push_back(q);
-            }
+            const std::vector<uint64_t> mods =
+                rns_primes(u32 ? 30 : (unsigned)nb, (unsigned)blog + 1, (unsigned)cnt);
             bench_forward({"profile", u32 ? NTT_U32 : NTT_U64, (size_t)1 << blog, cnt, mods,
                            NTT_FLAG_NEGACYCLIC, which == 8}, NTT_MODMUL_SHOUP, reps, st, &rng);
         }
@@ -758,12 +766,8 @@ int run_tables(const char *json, bool quick, bool profile, bool headline)
     }
     // u64 with 62-bit primes (the integer kernels) and with 50-bit ones (the
     // Shoup kind's FP64 kernels; Montgomery stays integer).
-    std::vector<uint64_t> one = {4611685941117976577ull}, forty, one50 = {0}, forty50;
-    for (unsigned i = 0; i < 40; i++) {
-        uint64_t q;
-        if (ntt_find_prime(62, 17, i, &q) == NTT_OK) forty.push_back(q);
-        if (ntt_find_prime(50, 17, i, &q) == NTT_OK) forty50.push_back(q);
-    }
+    std::vector<uint64_t> one = {4611685941117976577ull}, one50 = {0};
+    std::vector<uint64_t> forty = rns_primes(62, 17, 40), forty50 = rns_primes(50, 17, 40);
     if (ntt_find_prime(50, 25, 0, &one50[0]) != NTT_OK) one50 = one;
     for (ntt_modmul mm : {NTT_MODMUL_MONTGOMERY, NTT_MODMUL_SHOUP}) {
         for (const std::vector<uint64_t> *m : {&one, &forty, &one50, &forty50})

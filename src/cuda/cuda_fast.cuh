@@ -622,14 +622,8 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
     }
 }
 
-// The staged twiddles of stage_table computed instead of copied: node
-// (d0 + L, hi 2^L + t) is node (d0 + L, hi 2^L) times rho_L(t) = w(L, t) /
-// w(L, 0), which depends on neither hi nor d0 (tables.c's exponents), so a
-// block reads one tree entry per level and a table every column of its
-// modulus shares (rtw).  Where every item has a modulus of its own (RNS),
-// the tree's entries are as many bytes as the data and come from HBM; rtw
-// stays in L2.  The entries are bit for bit the tree's: the canonical
-// residue, its companion rounded as the host rounds it.
+// b's twiddle times r's (FP64 kind), bit for bit as the host makes a tree
+// entry: the canonical residue, and its companion w/p rounded once.
 template <class T>
 __device__ __forceinline__ Tw<T> tw_times(Tw<T> b, Tw<T> r, const Ar<T> &M)
 {
@@ -638,7 +632,14 @@ __device__ __forceinline__ Tw<T> tw_times(Tw<T> b, Tw<T> r, const Ar<T> &M)
     return Tw<T>{as_bits(w), as_bits(__ddiv_rn(w, M.dp))};
 }
 
-// Four entries a thread at a time, their loads issued first.
+// The staged twiddles of stage_table computed instead of copied: node
+// (d0 + L, hi 2^L + t) is node (d0 + L, hi 2^L) times rho_L(t) = w(L, t) /
+// w(L, 0), which depends on neither hi nor d0 (tables.c's exponents), so a
+// block reads one tree entry per level and a table every column of its
+// modulus shares (rtw).  Where every item has a modulus of its own (RNS),
+// the tree's entries are as many bytes as the data and come from HBM; rtw
+// stays in L2.  Four entries a thread at a time, their loads issued first.
+// The FP64 kind only (init_mods); the other kinds' k_pass never calls it.
 template <int K, class T, int P, int RMAX>
 __device__ __forceinline__ void rho_stage(Tw<T> *dst, const Tw<T> *rtw, const Tw<T> *tree,
                                           const Ar<T> &M, int d0, uint32_t hi, int tid, int nt)
@@ -822,7 +823,8 @@ __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blo
     const uint32_t gc0 = blockIdx.x << S.logC;
     Tw<T> *tw = nullptr;
     uint64_t *bar = nullptr;
-    const Tw<T> *rtw = STW ? (INV ? Mg.irtw : Mg.rtw) : nullptr;
+    // Only the FP64 kind computes (init_mods): the others fold the branches away.
+    const Tw<T> *rtw = STW && K == K_FP64 ? (INV ? Mg.irtw : Mg.rtw) : nullptr;
     if constexpr (STW) {
         tw = align_up<Tw<T>>(smem, tile_bytes<T>(a.g));
         bar = reinterpret_cast<uint64_t *>(tw + (1 << P));
