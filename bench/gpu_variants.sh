@@ -12,7 +12,7 @@
 #                                        u64 primes from NTT_PROFILE_BITS;
 #                                        count 40 unless given; every row verified)
 #   ROUNDS=r (default 2), HEADLINE=1     adds ntt bench --gpu --headline to every round
-# Writes $OUT/summary-var.txt (the graph-warm rows, tagged name-round) and $OUT/var.tgz
+# Writes $OUT/summary-var.txt (the graph-warm and queued-warm rows, tagged name-round) and $OUT/var.tgz
 # (every output and JSON file).
 set -u
 OUT=${OUT:-$PWD/gpu-out}
@@ -28,7 +28,7 @@ for run in $(seq 1 "${ROUNDS:-2}"); do
     if [ "${HEADLINE:-0}" = 1 ]; then
       env "$lib" "${E[@]}" "$B/ntt" bench --gpu --headline --json "$R/head-$tag.json" \
         > "$R/head-$tag.txt" 2>&1 || echo "headline $tag exit $?"
-      grep -E "graph warm|host to host" "$R/head-$tag.txt" | sed "s/^/$tag /" >> "$R/summary.txt"
+      grep -E "graph warm|queued warm|host to host" "$R/head-$tag.txt" | sed "s/^/$tag /" >> "$R/summary.txt"
     fi
     for s in ${SIZES:-}; do
       c=${s%%:*} rest=${s#*:}
@@ -38,7 +38,7 @@ for run in $(seq 1 "${ROUNDS:-2}"); do
       env "$lib" "${E[@]}" NTT_PROFILE_CASE="$c" NTT_PROFILE_LOG="$L" NTT_PROFILE_COUNT="$N" \
         NTT_PROFILE_REPS=30 "$B/ntt" bench --gpu --profile --json "$f.json" \
         > "$f.txt" 2>&1 || echo "prof $tag $s exit $?"
-      grep -E "graph warm" "$f.txt" | sed "s/^/$tag  /" >> "$R/summary.txt"
+      grep -E "graph warm|queued warm" "$f.txt" | sed "s/^/$tag  /" >> "$R/summary.txt"
     done
   done
 done

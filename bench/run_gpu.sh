@@ -108,7 +108,7 @@ for stage in "$@"; do
     for r in 1 2; do
       step "ntt bench --gpu --headline ($r)"
       "$ntt" bench --gpu --headline --json "$OUT/headline-$r.json" >"$OUT/headline-$r.txt" 2>&1
-      echo "headline $r exit $?"; grep -E "shoup.*graph warm|host to host" "$OUT/headline-$r.txt"
+      echo "headline $r exit $?"; grep -E "shoup.*(graph|queued) warm|host to host" "$OUT/headline-$r.txt"
     done
     ;;
   sizes)

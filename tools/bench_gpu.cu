@@ -73,12 +73,46 @@ void print_row(const Row &r)
 
 // ---- timing ---------------------------------------------------------------------------
 
+// The launch modes of a row: plain stream launches, graph replay, and graph
+// replay "queued": the stream is held (k_hold) until the host has enqueued a
+// repetition's first event, the graph and the last event, so that the events
+// time the GPU's own execution and not the host's launch calls, which an
+// idle GPU otherwise waits for between the first event and the first kernel
+// (nvbench holds its stream with a blocking kernel for the same reason).
+// Only graphs are queued: a stream launch right after k_hold could be made a
+// programmatic dependent of it.
+enum Launch { STREAM, GRAPH, QUEUED };
+const char *const kLaunchName[] = {"stream ", "graph ", "queued "};
+
+// hold[0]: the host's release; hold[1]: set by a k_hold that gave up.
+int *g_hold = nullptr;
+
+// Spins until released, or for about a second (then reports it), so that a
+// host that never releases it cannot hang the device.
+__global__ void k_hold(volatile int *hold)
+{
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    while (!hold[0]) {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+        if (t - t0 > 1000000000ull) {
+            hold[1] = 1;
+            return;
+        }
+    }
+}
+
 // Times op(set) with events, `reps` times after `warm` calls, rotating over
-// `sets` buffer sets; with graph, each set's op is captured once and the
+// `sets` buffer sets; with a graph, each set's op is captured once and the
 // graph is replayed.
 template <class Op>
-bool time_op(Row &r, Op op, int sets, int reps, bool graph, cudaStream_t st)
+bool time_op(Row &r, Op op, int sets, int reps, Launch lm, cudaStream_t st)
 {
+    const bool graph = lm != STREAM;
+    if (lm == QUEUED && !g_hold) {
+        CUDA_OR(cudaHostAlloc(&g_hold, 2 * sizeof(int), cudaHostAllocMapped), "pinned flag");
+        g_hold[1] = 0;
+    }
     std::vector<cudaGraphExec_t> ex(sets, nullptr);
     if (graph) {
         for (int k = 0; k < sets; k++) {
@@ -104,10 +138,20 @@ bool time_op(Row &r, Op op, int sets, int reps, bool graph, cudaStream_t st)
     CUDA_OR(cudaEventCreate(&e0), "event");
     CUDA_OR(cudaEventCreate(&e1), "event");
     for (int i = 0; i < reps; i++) {
-        CUDA_OR(cudaEventRecord(e0, st), "record");
-        if (!run((3 + i) % sets)) return false;
-        CUDA_OR(cudaEventRecord(e1, st), "record");
+        if (lm == QUEUED) {
+            __atomic_store_n(&g_hold[0], 0, __ATOMIC_SEQ_CST);
+            k_hold<<<1, 1, 0, st>>>(g_hold);
+            CUDA_OR(cudaGetLastError(), "hold");
+        }
+        const bool queued = cudaEventRecord(e0, st) == cudaSuccess && run((3 + i) % sets) &&
+                            cudaEventRecord(e1, st) == cudaSuccess;
+        if (lm == QUEUED) __atomic_store_n(&g_hold[0], 1, __ATOMIC_SEQ_CST);
+        if (!queued) return false;
         CUDA_OR(cudaEventSynchronize(e1), "sync");
+        if (lm == QUEUED && __atomic_load_n(&g_hold[1], __ATOMIC_SEQ_CST)) {
+            fprintf(stderr, "ntt bench: the stream hold timed out\n");
+            return false;
+        }
         float ms = 0;
         CUDA_OR(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
         r.reps.push_back(ms * 1e-3);
@@ -209,12 +253,13 @@ void bench_forward(const FwdCase &c, ntt_modmul mm, int reps, cudaStream_t st, r
     base.name = name;
     base.bytes = 2.0 * (double)per;
     auto fail = [&](const char *why) {
-        for (const char *m : {"stream warm", "stream cold", "graph warm", "graph cold"}) {
-            Row r = base;
-            r.mode = m;
-            r.why = why;
-            g_rows.push_back(r);
-        }
+        for (int lm = STREAM; lm <= QUEUED; lm++)
+            for (const char *t : {"warm", "cold"}) {
+                Row r = base;
+                r.mode = std::string(kLaunchName[lm]) + t;
+                r.why = why;
+                g_rows.push_back(r);
+            }
     };
     if (ntt_plan_create_rns(&pg, c.n, c.mods.data(), c.mods.size(), c.w, NTT_BACKEND_CUDA, &o) ||
         ntt_plan_create_rns(&ps, c.n, c.mods.data(), c.mods.size(), c.w, NTT_BACKEND_SCALAR, &o)) {
@@ -268,12 +313,12 @@ void bench_forward(const FwdCase &c, ntt_modmul mm, int reps, cudaStream_t st, r
     } else if (!ok) {
         fail("set-up failed");
     }
-    for (int graph = 0; graph < 2 && ok; graph++) {
+    for (int lm = STREAM; lm <= QUEUED && ok; lm++) {
         for (int cold = 0; cold < 2; cold++) {
             Row r = base;
-            r.mode = std::string(graph ? "graph " : "stream ") + (cold ? "cold" : "warm");
+            r.mode = std::string(kLaunchName[lm]) + (cold ? "cold" : "warm");
             // Inputs in [0, p) for every set: the transform's own output is.
-            const bool timed = time_op(r, op, cold ? sets : 1, reps, graph, st);
+            const bool timed = time_op(r, op, cold ? sets : 1, reps, (Launch)lm, st);
             const bool rechecked = timed && check();
             r.ok = timed && rechecked;
             if (!r.ok) r.why = describe_failure(pg, timed ? "re-check after timing" : "timing");
@@ -377,14 +422,14 @@ void bench_polymul(const MulCase &c, int reps, bool graph_too, bool cold_too, cu
                cudaStreamSynchronize(st) == cudaSuccess && got == ref;
     };
     const bool verified = ok && check();
-    for (int graph = 0; graph <= (graph_too ? 1 : 0); graph++) {
+    for (int lm = STREAM; lm <= (graph_too ? QUEUED : STREAM); lm++) {
         for (int cold = 0; cold <= (cold_too ? 1 : 0); cold++) {
             Row r = base;
-            r.mode = std::string(graph ? "graph " : "stream ") + (cold ? "cold" : "warm");
+            r.mode = std::string(kLaunchName[lm]) + (cold ? "cold" : "warm");
             if (!verified) {
                 r.why = ok ? "result differs from the scalar backend" : "set-up failed";
             } else {
-                const bool timed = time_op(r, op, cold ? sets : 1, reps, graph, st);
+                const bool timed = time_op(r, op, cold ? sets : 1, reps, (Launch)lm, st);
                 r.ok = timed && check();
                 if (!r.ok) r.why = describe_failure(pg, timed ? "re-check after timing" : "timing");
             }
@@ -498,14 +543,14 @@ void bench_launch_floor(int reps, cudaStream_t st, const char *group)
         Row r;
         r.group = group;
         r.name = std::to_string(k) + " dependent empty kernel" + (k > 1 ? "s" : "") + ", 128 blocks";
-        for (int graph = 0; graph < 2; graph++) {
+        for (int lm = STREAM; lm <= QUEUED; lm++) {
             Row x = r;
-            x.mode = graph ? "graph warm" : "stream warm";
+            x.mode = std::string(kLaunchName[lm]) + "warm";
             auto op = [&](int) {
                 for (int i = 0; i < k; i++) k_empty<<<128, 256, 0, st>>>(nullptr);
                 return cudaGetLastError() == cudaSuccess;
             };
-            x.ok = time_op(x, op, 1, reps, graph != 0, st);
+            x.ok = time_op(x, op, 1, reps, (Launch)lm, st);
             if (!x.ok) x.why = "launch failed";
             summarize(x);
             g_rows.push_back(x);
@@ -659,6 +704,8 @@ void more_tables(bool quick, cudaStream_t st, rng_t *rng)
 int finish(const char *json, ntt_cuda_info *gi, cudaStream_t st)
 {
     cudaStreamDestroy(st);
+    cudaFreeHost(g_hold);
+    g_hold = nullptr;
     int rc = EXIT_OK;
     for (const Row &r : g_rows)
         if (!r.ok) rc = EXIT_MISMATCH;
@@ -689,7 +736,8 @@ int run_tables(const char *json, bool quick, bool profile, bool headline)
            gi.runtime_version);
     printf("device-to-device copy: %.0f GB/s (read + write, 1 GiB, median of 10)\n", g_copy_gbps);
     printf("method: verified against scalar before and after; events around each repetition; "
-           "median / min / max\n");
+           "median / min / max;\n        queued = graph replay with the stream held until the "
+           "repetition is enqueued (no host launch time)\n");
     cudaStream_t st;
     if (cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking) != cudaSuccess) return EXIT_FAILURE_LIB;
     rng_t rng;
