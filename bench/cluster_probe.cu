@@ -4,9 +4,13 @@
 // distributed shared memory.  No arithmetic: each model moves the bytes a
 // forward transform of 2^16 x 40 u64 moves (top pass: 8 rows at stride
 // 2^13, one radix-8 round in registers; bottom pass: a contiguous 2^13
-// chunk through shared memory, ROUNDS round trips), in place, warm L2.
+// chunk through shared memory, ROUNDS round trips), in place, warm L2,
+// graph replays timed with events.
 //   nvcc -O3 -arch=sm_90 -std=c++17 bench/cluster_probe.cu -o cluster_probe
-//   ./cluster_probe [ROUNDS]
+//   ./cluster_probe [ROUNDS] [PERSIST]
+// PERSIST = 1 gives every launch an L2 access policy window over the data
+// (hits persisting, as much of the window as the set-aside holds), to see
+// whether the second pass can find the first one's output in L2.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -123,6 +127,7 @@ __global__ void __launch_bounds__(kThreads) k_cluster(uint64_t *x, int rounds)
 int main(int argc, char **argv)
 {
     const int rounds = argc > 1 ? atoi(argv[1]) : 0;
+    const int persist = argc > 2 ? atoi(argv[2]) : 0;
     const size_t n = (size_t)kItems << kLog;
     const size_t smem = (size_t)pad(kChunk) * 8 + 64;
     uint64_t *x;
@@ -130,43 +135,95 @@ int main(int argc, char **argv)
     CK(cudaMemset(x, 0, n * 8));
     CK(cudaFuncSetAttribute(k_bottom, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     CK(cudaFuncSetAttribute(k_cluster, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    cudaStream_t st;
+    CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    cudaLaunchAttribute win = {};
+    win.id = cudaLaunchAttributeAccessPolicyWindow;
+    if (persist) {
+        const size_t aside = std::min((size_t)prop.persistingL2CacheMaxSize, n * 8);
+        CK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, aside));
+        size_t got = 0;
+        CK(cudaDeviceGetLimit(&got, cudaLimitPersistingL2CacheSize));
+        win.val.accessPolicyWindow.base_ptr = x;
+        win.val.accessPolicyWindow.num_bytes =
+            std::min(n * 8, (size_t)prop.accessPolicyMaxWindowSize);
+        win.val.accessPolicyWindow.hitRatio =
+            std::min(1.0f, (float)got / (float)win.val.accessPolicyWindow.num_bytes);
+        win.val.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+        win.val.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+        printf("L2 %d bytes, persisting max %d, set aside %zu, window %zu bytes, hit ratio %.3f\n",
+               prop.l2CacheSize, prop.persistingL2CacheMaxSize, got,
+               win.val.accessPolicyWindow.num_bytes, win.val.accessPolicyWindow.hitRatio);
+    }
+    // Every launch goes through one config: grid, block, smem and the
+    // cluster attribute vary per kernel, the window (if any) stays.
+    cudaLaunchAttribute at[2];
+    at[0] = win;
+    at[1].id = cudaLaunchAttributeClusterDimension;
+    at[1].val.clusterDim.x = kRows;
+    at[1].val.clusterDim.y = 1;
+    at[1].val.clusterDim.z = 1;
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3(kRows, kItems);
     cfg.blockDim = dim3(kThreads);
     cfg.dynamicSmemBytes = smem;
-    cudaLaunchAttribute at[1];
-    at[0].id = cudaLaunchAttributeClusterDimension;
-    at[0].val.clusterDim.x = kRows;
-    at[0].val.clusterDim.y = 1;
-    at[0].val.clusterDim.z = 1;
-    cfg.attrs = at;
+    cfg.stream = st;
+    cfg.attrs = at + 1;
     cfg.numAttrs = 1;
     int clusters = 0;
     CK(cudaOccupancyMaxActiveClusters(&clusters, k_cluster, &cfg));
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
-    const char *names[] = {"copy 21 MB in place (16-byte accesses)", "top pass model",
-                           "bottom pass model", "top + bottom (two kernels)",
+    const char *names[] = {"copy 21 MB in place (16-byte accesses)", "copy twice (two kernels)",
+                           "top pass model", "bottom pass model", "top + bottom (two kernels)",
                            "cluster of 8, one kernel"};
-    for (int m = 0; m < 5; m++) {
+    cudaLaunchConfig_t copy = cfg, top = cfg, bot = cfg, clu = cfg;
+    copy.gridDim = dim3(prop.multiProcessorCount * 8);
+    copy.dynamicSmemBytes = 0;
+    top.dynamicSmemBytes = 0;
+    copy.attrs = top.attrs = bot.attrs = at;
+    copy.numAttrs = top.numAttrs = bot.numAttrs = persist ? 1 : 0;
+    clu.attrs = persist ? at : at + 1;
+    clu.numAttrs = persist ? 2 : 1;
+    uint4 *x4 = reinterpret_cast<uint4 *>(x);
+    // Each model is captured once and its graph replayed, as ntt bench's
+    // "graph" rows are, so that a model's time and a transform's compare.
+    auto launch = [&](int m) {
+        cudaError_t e = cudaSuccess;
+        if (m <= 1) e = cudaLaunchKernelEx(&copy, k_copy, x4, n / 2);
+        if (m == 1 && e == cudaSuccess) e = cudaLaunchKernelEx(&copy, k_copy, x4, n / 2);
+        if (m == 2 || m == 4) e = cudaLaunchKernelEx(&top, k_top, x);
+        if ((m == 3 || m == 4) && e == cudaSuccess) e = cudaLaunchKernelEx(&bot, k_bottom, x, rounds);
+        if (m == 5) e = cudaLaunchKernelEx(&clu, k_cluster, x, rounds);
+        return e;
+    };
+    for (int m = 0; m < 6; m++) {
+        cudaGraph_t g;
+        cudaGraphExec_t ex;
+        CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
+        const cudaError_t le = launch(m);
+        CK(cudaStreamEndCapture(st, &g));
+        CK(le);
+        CK(cudaGraphInstantiate(&ex, g, 0));
         std::vector<float> t;
         for (int r = 0; r < 60; r++) {
-            CK(cudaEventRecord(e0));
-            if (m == 0) k_copy<<<132 * 8, 256>>>(reinterpret_cast<uint4 *>(x), n / 2);
-            if (m == 1 || m == 3) k_top<<<dim3(kRows, kItems), kThreads>>>(x);
-            if (m == 2 || m == 3) k_bottom<<<dim3(kRows, kItems), kThreads, smem>>>(x, rounds);
-            if (m == 4) CK(cudaLaunchKernelEx(&cfg, k_cluster, x, rounds));
-            CK(cudaEventRecord(e1));
+            CK(cudaEventRecord(e0, st));
+            CK(cudaGraphLaunch(ex, st));
+            CK(cudaEventRecord(e1, st));
             CK(cudaEventSynchronize(e1));
             CK(cudaGetLastError());
             float ms;
             CK(cudaEventElapsedTime(&ms, e0, e1));
             if (r >= 10) t.push_back(ms * 1000);
         }
+        CK(cudaGraphExecDestroy(ex));
+        CK(cudaGraphDestroy(g));
         std::sort(t.begin(), t.end());
-        printf("%-40s rounds %d  median %7.2f us  min %7.2f  max %7.2f\n", names[m], rounds,
-               t[t.size() / 2], t.front(), t.back());
+        printf("%-40s rounds %d persist %d  median %7.2f us  min %7.2f  max %7.2f\n", names[m],
+               rounds, persist, t[t.size() / 2], t.front(), t.back());
     }
     printf("active clusters of 8 (occupancy): %d; smem per block %zu bytes\n", clusters, smem);
     return 0;
