@@ -19,19 +19,12 @@
 #include <cstdio>
 #include <vector>
 
+#include "cuda_check.h"
+
 namespace cg = cooperative_groups;
 
 constexpr int kItems = 40, kLog = 16, kRows = 8, kChunk = 1 << (kLog - 3), kThreads = 256;
 constexpr int kCols = kChunk / kRows;  // columns per block in the top pass
-
-#define CK(x)                                                                              \
-    do {                                                                                   \
-        cudaError_t e_ = (x);                                                              \
-        if (e_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));    \
-            return 1;                                                                      \
-        }                                                                                  \
-    } while (0)
 
 __host__ __device__ __forceinline__ int pad(int m) { return m + (m >> 5); }
 

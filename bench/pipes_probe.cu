@@ -16,21 +16,14 @@
 #include <cstring>
 #include <vector>
 
+#include "cuda_check.h"
 #include "ntt.h"
 
-#define CK(x)                                                                          \
-    do {                                                                               \
-        cudaError_t e_ = (x);                                                          \
-        if (e_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            return 1;                                                                  \
-        }                                                                              \
-    } while (0)
 #define NK(x)                                                                          \
     do {                                                                               \
         ntt_status s_ = (x);                                                           \
         if (s_ != NTT_OK) {                                                            \
-            fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, ntt_status_string(s_));     \
+            fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, ntt_status_string(s_));  \
             return 1;                                                                  \
         }                                                                              \
     } while (0)
