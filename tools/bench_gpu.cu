@@ -109,8 +109,9 @@ template <class Op>
 bool time_op(Row &r, Op op, int sets, int reps, Launch lm, cudaStream_t st)
 {
     const bool graph = lm != STREAM;
-    if (lm == QUEUED && !g_hold) {
-        CUDA_OR(cudaHostAlloc(&g_hold, 2 * sizeof(int), cudaHostAllocMapped), "pinned flag");
+    if (lm == QUEUED) {
+        if (!g_hold)
+            CUDA_OR(cudaHostAlloc(&g_hold, 2 * sizeof(int), cudaHostAllocMapped), "pinned flag");
         g_hold[1] = 0;
     }
     std::vector<cudaGraphExec_t> ex(sets, nullptr);
