@@ -179,6 +179,17 @@ template <class T> ntt_status upload(const ntt_plan *plan, CudaPlan *cp, const H
         if (s_ != NTT_OK) return s_;    \
     } while (0)
 
+// rho_l(t) = w(l, t) / w(l, 0) at j = 2^l + t (inv: of the inverse's tree),
+// with its companion: what takes a level's first node to its t-th, for
+// every hi and d0 (the compact twiddles' Mod::rho, rho_stage's Mod::rtw).
+template <class T> Tw<T> rho_entry(const HostMod<T> &H, size_t j, bool inv)
+{
+    size_t b = j;  // 2^l: j's highest bit
+    while (b & (b - 1)) b &= b - 1;
+    const ntt_modulus *cm = H.cm;
+    return H.tw(inv ? H.mulmod(cm->winv[j], cm->w[b]) : H.mulmod(cm->w[j], cm->winv[b]));
+}
+
 // The compact-twiddle tables (see group_butterflies): every 2^l-th node of
 // each level, copied from the tree tables fw, iw (companions included), and
 // the roots rho_l(t) read off the tree at level l.
@@ -186,7 +197,6 @@ template <class T>
 ntt_status build_compact(const ntt_plan *plan, CudaPlan *cp, const HostMod<T> &H,
                          HostBuf<Tw<T>> &fw, HostBuf<Tw<T>> &iw, Mod<T> *M)
 {
-    const ntt_modulus *cm = H.cm;
     const size_t n = plan->n;
     for (int l = 1; l < 4 && ((size_t)2 << l) <= n; l++) {
         HostBuf<Tw<T>> fl(n >> l), il(n >> l);
@@ -197,10 +207,9 @@ ntt_status build_compact(const ntt_plan *plan, CudaPlan *cp, const HostMod<T> &H
         }
         TRY(upload(plan, cp, fl, &M->ftl[l]));
         TRY(upload(plan, cp, il, &M->itl[l]));
-        const size_t b = (size_t)1 << l;
-        for (size_t t = 0; t < b; t++) {
-            M->rho[0][b + t] = H.tw(H.mulmod(cm->w[b + t], cm->winv[b]));
-            M->rho[1][b + t] = H.tw(H.mulmod(cm->winv[b + t], cm->w[b]));
+        for (size_t j = (size_t)1 << l; j < ((size_t)2 << l); j++) {
+            M->rho[0][j] = rho_entry(H, j, false);
+            M->rho[1][j] = rho_entry(H, j, true);
         }
     }
     return NTT_OK;
@@ -277,11 +286,10 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
             TRY(build_compact(plan, cp, H, fw, iw, &M));
         if (cp->rho) {  // rtw[2^l + t] = w(l, t) / w(l, 0) (rho_stage), irtw the inverse's
             HostBuf<Tw<T>> rt((size_t)1 << cp->passes[cp->npasses - 1].P), irt(rt.n);
+            if (!rt.p || !irt.p) return NTT_ENOMEM;
             for (size_t j = 1; j < rt.n; j++) {
-                size_t b = j;
-                while (b & (b - 1)) b &= b - 1;
-                rt[j] = H.tw(H.mulmod(cm->w[j], cm->winv[b]));
-                irt[j] = H.tw(H.mulmod(cm->winv[j], cm->w[b]));
+                rt[j] = rho_entry(H, j, false);
+                irt[j] = rho_entry(H, j, true);
             }
             TRY(upload(plan, cp, rt, &M.rtw));
             TRY(upload(plan, cp, irt, &M.irtw));
