@@ -17,9 +17,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <vector>
 
-#include "cuda_check.h"
+#include "probe_cuda.h"
 
 namespace cg = cooperative_groups;
 
@@ -167,9 +166,6 @@ int main(int argc, char **argv)
     cfg.numAttrs = 1;
     int clusters = 0;
     CK(cudaOccupancyMaxActiveClusters(&clusters, k_cluster, &cfg));
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
     const char *names[] = {"copy 21 MB in place (16-byte accesses)", "copy twice (two kernels)",
                            "top pass model", "bottom pass model", "top + bottom (two kernels)",
                            "cluster of 8, one kernel"};
@@ -201,22 +197,12 @@ int main(int argc, char **argv)
         CK(cudaStreamEndCapture(st, &g));
         CK(le);
         CK(cudaGraphInstantiate(&ex, g, 0));
-        std::vector<float> t;
-        for (int r = 0; r < 60; r++) {
-            CK(cudaEventRecord(e0, st));
-            CK(cudaGraphLaunch(ex, st));
-            CK(cudaEventRecord(e1, st));
-            CK(cudaEventSynchronize(e1));
-            CK(cudaGetLastError());
-            float ms;
-            CK(cudaEventElapsedTime(&ms, e0, e1));
-            if (r >= 10) t.push_back(ms * 1000);
-        }
+        GraphTimes t;
+        if (time_graph(ex, st, 10, 50, &t)) return 1;
         CK(cudaGraphExecDestroy(ex));
         CK(cudaGraphDestroy(g));
-        std::sort(t.begin(), t.end());
         printf("%-40s rounds %d persist %d  median %7.2f us  min %7.2f  max %7.2f\n", names[m],
-               rounds, persist, t[t.size() / 2], t.front(), t.back());
+               rounds, persist, t.median, t.min, t.max);
     }
     printf("active clusters of 8 (occupancy): %d; smem per block %zu bytes\n", clusters, smem);
     return 0;

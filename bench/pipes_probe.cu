@@ -16,7 +16,7 @@
 #include <cstring>
 #include <vector>
 
-#include "cuda_check.h"
+#include "probe_cuda.h"
 #include "ntt.h"
 
 #define NK(x)                                                                          \
@@ -87,26 +87,12 @@ static int run(size_t k, uint64_t p50, uint64_t p62, uint64_t *d, cudaStream_t s
     CK(cudaStreamEndCapture(s0, &g));
     if (bad) return 1;
     CK(cudaGraphInstantiate(&ex, g, 0));
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    std::vector<float> t;
-    for (int r = 0; r < 53; r++) {
-        CK(cudaEventRecord(e0, s0));
-        CK(cudaGraphLaunch(ex, s0));
-        CK(cudaEventRecord(e1, s0));
-        CK(cudaEventSynchronize(e1));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, e0, e1));
-        if (r >= 3) t.push_back(ms * 1000);
-    }
-    std::sort(t.begin(), t.end());
+    GraphTimes t;
+    if (time_graph(ex, s0, 3, 50, &t)) return 1;
     printf("k = %2zu FP64 + %2zu integer items: verified; median %7.2f us  min %7.2f  max %7.2f\n",
-           ka, kb, t[t.size() / 2], t.front(), t.back());
+           ka, kb, t.median, t.min, t.max);
     CK(cudaGraphExecDestroy(ex));
     CK(cudaGraphDestroy(g));
-    CK(cudaEventDestroy(e0));
-    CK(cudaEventDestroy(e1));
     ntt_plan_destroy(pa);
     ntt_plan_destroy(pb);
     ntt_plan_destroy(sa);
