@@ -3,14 +3,12 @@
 // (read + write), read-only and write-only kernels over 1 MB .. 256 MB,
 // each launched 50 times on the same buffer (warm), events around each
 // launch, median of the last 40; "empty" is an empty kernel's time, the
-// floor each row includes.
+// floor each row includes.  Stream launches, not graph replays: the
+// rows include the host's launch call, as the empty kernel's row shows.
 //   nvcc -O3 -arch=sm_90 bench/l2_sweep.cu -o l2_sweep && ./l2_sweep
-#include <cuda_runtime.h>
-
-#include <algorithm>
 #include <cstdint>
-#include <cstdio>
-#include <vector>
+
+#include "probe_cuda.h"
 
 __global__ void k_copy(uint4 *x, size_t n)
 {
@@ -44,16 +42,14 @@ int main()
     const size_t maxb = (size_t)256 << 20;
     uint4 *x;
     unsigned *o;
-    if (cudaMalloc(&x, maxb) != cudaSuccess || cudaMalloc(&o, 4) != cudaSuccess ||
-        cudaMemset(x, 0, maxb) != cudaSuccess) {
-        fprintf(stderr, "l2_sweep: allocation failed\n");
-        return 1;
-    }
+    CK(cudaMalloc(&x, maxb));
+    CK(cudaMalloc(&o, 4));
+    CK(cudaMemset(x, 0, maxb));
     int sms = 0;
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
     const size_t mbs[] = {1, 2, 4, 8, 12, 16, 21, 24, 32, 40, 64, 128, 256};
     const char *names[] = {"copy ", "read ", "write", "empty"};
     for (int k = 0; k < 4; k++) {
@@ -61,20 +57,17 @@ int main()
             const size_t n = (mb << 20) / 16;
             std::vector<float> t;
             for (int r = 0; r < 50; r++) {
-                cudaEventRecord(a);
+                CK(cudaEventRecord(a));
                 if (k == 0) k_copy<<<sms * 8, 256>>>(x, n);
                 if (k == 1) k_read<<<sms * 8, 256>>>(x, n, o);
                 if (k == 2) k_write<<<sms * 8, 256>>>(x, n);
                 if (k == 3) k_empty<<<sms * 8, 256>>>();
-                cudaEventRecord(b);
-                cudaEventSynchronize(b);
+                CK(cudaEventRecord(b));
+                CK(cudaEventSynchronize(b));
+                CK(cudaGetLastError());
                 float ms;
-                cudaEventElapsedTime(&ms, a, b);
+                CK(cudaEventElapsedTime(&ms, a, b));
                 if (r >= 10) t.push_back(ms * 1000);
-            }
-            if (cudaGetLastError() != cudaSuccess) {
-                fprintf(stderr, "l2_sweep: launch failed\n");
-                return 1;
             }
             std::sort(t.begin(), t.end());
             const double us = t[t.size() / 2], bytes = (double)(mb << 20) * (k == 0 ? 2 : 1);

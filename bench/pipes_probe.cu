@@ -19,14 +19,7 @@
 #include "probe_cuda.h"
 #include "ntt.h"
 
-#define NK(x)                                                                          \
-    do {                                                                               \
-        ntt_status s_ = (x);                                                           \
-        if (s_ != NTT_OK) {                                                            \
-            fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, ntt_status_string(s_));  \
-            return 1;                                                                  \
-        }                                                                              \
-    } while (0)
+#define NK(x) CHECK_OR_1(ntt_status, NTT_OK, ntt_status_string, x)
 
 constexpr size_t kN = 1 << 16, kItems = 40;
 

@@ -1,6 +1,6 @@
 // What the standalone probes share: CK(call), which prints a failed CUDA
-// call's place and error and returns 1 from the caller, and the timing of
-// a graph's replays.
+// call's place and error and returns 1 from the caller (CHECK_OR_1), and
+// the timing of a graph's replays.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -8,14 +8,18 @@
 
 #include <cuda_runtime.h>
 
-#define CK(x)                                                                              \
+// Returns 1 from the caller, after printing the place and what went wrong,
+// when x (of type Type) is not ok; CK for CUDA calls, and the same shape for
+// any other library's status codes (pipes_probe's NK).
+#define CHECK_OR_1(Type, ok, str, x)                                                       \
     do {                                                                                   \
-        cudaError_t e_ = (x);                                                              \
-        if (e_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));    \
+        Type e_ = (x);                                                                     \
+        if (e_ != (ok)) {                                                                  \
+            fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, str(e_));                    \
             return 1;                                                                      \
         }                                                                                  \
     } while (0)
+#define CK(x) CHECK_OR_1(cudaError_t, cudaSuccess, cudaGetErrorString, x)
 
 struct GraphTimes {
     float median, min, max;  // microseconds
