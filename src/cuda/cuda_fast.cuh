@@ -216,6 +216,12 @@ template <class T> struct PassIO {
     size_t in_len, out_len;
     T *tile;
     int flags;
+    // The fused product's inverse, its first round (PW, round_r): mul is the
+    // other operand's tile (the same shape), fstw and fbar the forward's
+    // staged twiddles and their mbarrier.
+    const T *mul;
+    const Tw<T> *fstw;
+    uint64_t *fbar;
 };
 
 // The twiddles of one level of a group: tree nodes 2^d + k0 + t, t < 2^l,
@@ -438,7 +444,7 @@ template <class T> struct alignas(16) Vec16 {
 // group's elements lie 2^GLO apart in its column (GLO = P - S0 - r); the
 // bits of mid below and above theirs (gl, gh) name the group.  All loads
 // of a group are issued before the first use.
-template <int K, class T, bool INV, int P, int S0, int r, bool CT, int CAP, bool SH>
+template <int K, class T, bool INV, int P, int S0, int r, bool CT, int CAP, bool SH, int PW>
 __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T> &io,
                                         uint32_t gc0, bool from_global, bool to_global,
                                         const Mod<T> &Mg, const Ar<T> &M, const Tw<T> *tab,
@@ -543,6 +549,7 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
         T *trow = io.tile + c * S.RS + (S.sw ? 0 : S.pad(base));
         const int sb = S.sw ? tile_swz(base) : 0;
         T x[R];
+        [[maybe_unused]] T xb[PW ? R : 1];
         if (from_global) {
             const T *gp = io.gin + g0;
             if (partial_in) {
@@ -565,12 +572,19 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
 #pragma unroll
                 for (int e = 0; e < R; e++) x[e] = gp[(size_t)e << gsh];
             }
-        } else if (S.sw) {
-#pragma unroll
-            for (int e = 0; e < R; e++) x[e] = trow[sb ^ tile_swz(e << GLO)];
         } else {
+            [[maybe_unused]] const T *mrow = PW ? io.mul + (trow - io.tile) : nullptr;
+            auto ld = [&](int e, int o) {
+                x[e] = trow[o];
+                if constexpr (PW != 0) xb[e] = mrow[o];
+            };
+            if (S.sw) {
 #pragma unroll
-            for (int e = 0; e < R; e++) x[e] = trow[S.pad(e << GLO)];
+                for (int e = 0; e < R; e++) ld(e, sb ^ tile_swz(e << GLO));
+            } else {
+#pragma unroll
+                for (int e = 0; e < R; e++) ld(e, S.pad(e << GLO));
+            }
         }
         if constexpr (K == K_FP64)
             if (from_global && in_int) {
@@ -580,6 +594,19 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
                     x[e] = as_bits(INV ? v : freduce(v, M.dp, M.dpi));
                 }
             }
+        // The fused product's pivot (k_polymul_bottom): the forward's last
+        // round on both operands (PW = 2; PW = 1 where the forward is one
+        // round, already done) and the pointwise product, in registers.
+        if constexpr (PW == 2) {
+            group_butterflies<K, T, false, r, CT, CAP, SH>(x, d, hi, S0, gh, Mg, M, Mg.ftw,
+                                                           io.fstw, false, sc, sc1);
+            group_butterflies<K, T, false, r, CT, CAP, SH>(xb, d, hi, S0, gh, Mg, M, Mg.ftw,
+                                                           io.fstw, false, sc, sc1);
+        }
+        if constexpr (PW != 0)
+#pragma unroll
+            for (int e = 0; e < R; e++)  // a below 4p
+                x[e] = mul2<K, T>(CAP == 8 ? csub(x[e], M.p4) : x[e], xb[e], M);
         group_butterflies<K, T, INV, r, CT, CAP, SH>(x, d, hi, S0, gh, Mg, M, tab, stw,
                                                      scale_root, sc, sc1);
         if (to_global) {
@@ -661,8 +688,9 @@ __device__ __forceinline__ void rho_stage(Tw<T> *dst, const Tw<T> *rtw, const Tw
     }
 }
 
-// The rounds of a pass (round_size), in reverse for the inverse, from
-// round Q on.  The first round reads io.gin (when first_global) and the
+// The rounds of a pass (round_size), in reverse for the inverse, rounds Q
+// to QN - 1, the first of them with PW (round_r).  The first round reads
+// io.gin (when first_global) and the
 // last writes io.gout (when last_global); the rest go through the shared
 // tile, with a barrier before every round that reads what others wrote.
 // Threads tid of nthr share the groups; every thread of the block calls
@@ -670,7 +698,8 @@ __device__ __forceinline__ void rho_stage(Tw<T> *dst, const Tw<T> *rtw, const Tw
 // rounds below the pass's first read their twiddles from stw, once the
 // copy engine has brought them (bar, has_stw), or at once where the block
 // computed them before its first round (rtw, rho_stage).
-template <int K, class T, bool INV, int P, int RMAX, bool CT, int CAP, bool STW, int Q = 0>
+template <int K, class T, bool INV, int P, int RMAX, bool CT, int CAP, bool STW, int Q = 0,
+          int QN = round_count(P, RMAX), int PW = 0>
 __device__ __forceinline__ void run_rounds(const TileShape<T, P> &S, const PassIO<T> &io,
                                            uint32_t gc0, bool first_global, bool last_global,
                                            const Mod<T> &Mg, const Ar<T> &M, bool scale_root,
@@ -679,18 +708,19 @@ __device__ __forceinline__ void run_rounds(const TileShape<T, P> &S, const PassI
                                            const Tw<T> *rtw = nullptr)
 {
     constexpr int NR = round_count(P, RMAX);
-    if constexpr (Q < NR) {
+    if constexpr (Q < QN) {
         constexpr int IDX = INV ? NR - 1 - Q : Q;
         constexpr int S0 = round_start(P, RMAX, IDX);
         constexpr bool SH = STW && S0 > 0;
         const bool fg = first_global && Q == 0, tg = last_global && Q == NR - 1;
         if constexpr (SH && Q == (INV ? 0 : 1))
             if (!rtw) mbar_wait(bar, 0);
-        round_r<K, T, INV, P, S0, round_size(P, RMAX, IDX), CT, CAP, SH>(
+        if constexpr (SH && PW == 2) mbar_wait(io.fbar, 0);
+        round_r<K, T, INV, P, S0, round_size(P, RMAX, IDX), CT, CAP, SH, PW>(
             S, io, gc0, fg, tg, Mg, M, INV ? Mg.itw : Mg.ftw, stw, scale_root, sc, sc1, tid,
             nthr);
         if (!tg) __syncthreads();
-        run_rounds<K, T, INV, P, RMAX, CT, CAP, STW, Q + 1>(S, io, gc0, first_global, last_global,
+        run_rounds<K, T, INV, P, RMAX, CT, CAP, STW, Q + 1, QN>(S, io, gc0, first_global, last_global,
                                                             Mg, M, scale_root, sc, sc1, tid, nthr,
                                                             stw, bar, rtw);
     }
@@ -816,7 +846,7 @@ __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blo
     T *out = z ? a.out[1] : a.out[0];
     PassIO<T> io = {in + item * a.in_stride, out + item * a.out_stride,
                     z ? a.in_len[1] : a.in_len[0], a.out_len, reinterpret_cast<T *>(smem),
-                    a.flags};
+                    a.flags, nullptr, nullptr, nullptr};
     const bool scale = INV && S.d0 == 0 && (a.flags & (F_SCALE_INV | F_SCALE_MUL));
     const Tw<T> sc = (a.flags & F_SCALE_MUL) ? Mg.s_mul : Mg.s_inv;
     const Tw<T> sc1 = (a.flags & F_SCALE_MUL) ? Mg.s1_mul : Mg.s1_inv;
@@ -844,14 +874,19 @@ __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blo
                                                        rtw);
 }
 
-// The bottom pass of a product: the forward last levels of both operands
-// (ending in shared memory), the pointwise product, the inverse first
-// levels (ending in global memory).  When the whole transform is this one
-// pass (d0 = 0) it also scales and reduces.  Rounds of at most three
-// levels.  The two halves of the block transform the two operands side by
-// side (a single thread, as in the CPU stand-in, takes them in turn): the
-// kernel is bound by the latency of its dependent rounds, and twice the
-// warps per SM hide more of it.
+// The bottom pass of a product: the forward last levels of both operands,
+// the pointwise product, the inverse first levels (ending in global
+// memory).  When the whole transform is this one pass (d0 = 0) it also
+// scales and reduces.  Rounds of at most three levels.  The two halves of
+// the block transform the two operands side by side (a single thread, as
+// in the CPU stand-in, takes them in turn): the kernel is bound by the
+// latency of its dependent rounds, and twice the warps per SM hide more of
+// it.  The forward's last round, the product and the inverse's first round
+// (the same levels and groups) are one round, the pivot, on the whole
+// block: a group's values of both operands stay in registers, where a
+// round of their own had stored them, met at a barrier, multiplied in a
+// loop and met again (an H100: product 2^18 14.1 -> 13.8 us, 2^20 33.0 ->
+// 31.7 us, 2^22 133 -> 124 us; bench/results/gpu-h100-2026-11-24j-pivot.txt).
 template <class T, int K, int P, bool CT, int CAP, bool STW>
 __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
 {
@@ -865,6 +900,7 @@ __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
     const uint32_t gc0 = blockIdx.x << S.logC;
     const Tw<T> none = {0, 0};
     const int tid = threadIdx.x, nt = blockDim.x;
+    constexpr int NR = round_count(P, 3), PIVOT = NR >= 2;
     Tw<T> *tw = nullptr;
     uint64_t *bar = nullptr;
     if constexpr (STW) {
@@ -884,21 +920,20 @@ __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
     const int half = one ? 1 : nt >> 1;
     for (int z = one ? 0 : tid >= half; z < 2; z += one ? 1 : 2) {
         const PassIO<T> io = {(z ? a.in[1] : a.in[0]) + item * a.in_stride, nullptr,
-                              z ? a.in_len[1] : a.in_len[0], 0, z ? tb : ta, 0};
-        run_rounds<K, T, false, P, 3, CT, CAP, STW>(S, io, gc0, true, false, Mg, M, false, none,
-                                                    none, one ? 0 : tid - z * half, half, tw, bar);
+                              z ? a.in_len[1] : a.in_len[0], 0, z ? tb : ta, 0, nullptr, nullptr,
+                              nullptr};
+        run_rounds<K, T, false, P, 3, CT, CAP, STW, 0, NR - PIVOT>(
+            S, io, gc0, true, false, Mg, M, false, none, none, one ? 0 : tid - z * half, half, tw,
+            bar);
     }
-    for (int i = tid; i < S.C * S.L; i += nt) {
-        const int k = S.at(i >> P, i & (S.L - 1));
-        ta[k] = mul2<K, T>(CAP == 8 ? csub(ta[k], M.p4) : ta[k], tb[k], M);  // a below 4p
-    }
-    __syncthreads();
+    // The inverse's first round (the pivot) multiplies, and where there are
+    // two rounds or more it also runs the forward's last one (PW, round_r).
     const bool root = S.d0 == 0;
     PassIO<T> ic = {nullptr, a.out[0] + item * a.out_stride, 0, a.out_len, ta,
-                    root ? F_REDUCE : 0};
-    run_rounds<K, T, true, P, 3, CT, CAP, STW>(S, ic, gc0, false, true, Mg, M, root, Mg.s_mul,
-                                               Mg.s1_mul, tid, nt, STW ? tw + (1 << P) : nullptr,
-                                               STW ? bar + 1 : nullptr);
+                    root ? F_REDUCE : 0, tb, tw, bar};
+    run_rounds<K, T, true, P, 3, CT, CAP, STW, 0, NR, 1 + PIVOT>(
+        S, ic, gc0, false, true, Mg, M, root, Mg.s_mul, Mg.s1_mul, tid, nt,
+        STW ? tw + (1 << P) : nullptr, STW ? bar + 1 : nullptr);
 }
 
 // Public pointwise product: a, b in [0, p) -> a b mod p.
