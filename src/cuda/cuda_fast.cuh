@@ -690,12 +690,12 @@ __device__ __forceinline__ void rho_stage(Tw<T> *dst, const Tw<T> *rtw, const Tw
 
 // The rounds of a pass (round_size), in reverse for the inverse, rounds Q
 // to QN - 1, the first of them with PW (round_r).  The first round reads
-// io.gin (when first_global) and the
-// last writes io.gout (when last_global); the rest go through the shared
-// tile, with a barrier before every round that reads what others wrote.
-// Threads tid of nthr share the groups; every thread of the block calls
-// this the same number of times, so that the barriers match.  STW: the
-// rounds below the pass's first read their twiddles from stw, once the
+// io.gin (when first_global) and the last writes io.gout (when
+// last_global); the rest go through the shared tile, with a barrier before
+// every round that reads what others wrote.  Threads tid of nthr share the
+// groups; every thread of the block calls this the same number of times,
+// so that the barriers match.  STW: the rounds below the pass's first read
+// their twiddles from stw, once the
 // copy engine has brought them (bar, has_stw), or at once where the block
 // computed them before its first round (rtw, rho_stage).
 template <int K, class T, bool INV, int P, int RMAX, bool CT, int CAP, bool STW, int Q = 0,
@@ -883,10 +883,10 @@ __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blo
 // latency of its dependent rounds, and twice the warps per SM hide more of
 // it.  The forward's last round, the product and the inverse's first round
 // (the same levels and groups) are one round, the pivot, on the whole
-// block: a group's values of both operands stay in registers, where a
-// round of their own had stored them, met at a barrier, multiplied in a
-// loop and met again (an H100: product 2^18 14.1 -> 13.8 us, 2^20 33.0 ->
-// 31.7 us, 2^22 133 -> 124 us; bench/results/gpu-h100-2026-11-24j-pivot.txt).
+// block: a group's values of both operands stay in registers, where the
+// block used to store them, meet at a barrier, multiply in a loop of its
+// own and meet again (on an H100: product 2^18 14.1 -> 13.8 us, 2^20 33.0
+// -> 31.7 us, 2^22 133 -> 124 us; bench/results/gpu-h100-2026-11-24j-pivot.txt).
 template <class T, int K, int P, bool CT, int CAP, bool STW>
 __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
 {
