@@ -695,9 +695,9 @@ __device__ __forceinline__ void rho_stage(Tw<T> *dst, const Tw<T> *rtw, const Tw
 // every round that reads what others wrote.  Threads tid of nthr share the
 // groups; every thread of the block calls this the same number of times,
 // so that the barriers match.  STW: the rounds below the pass's first read
-// their twiddles from stw, once the
-// copy engine has brought them (bar, has_stw), or at once where the block
-// computed them before its first round (rtw, rho_stage).
+// their twiddles from stw, once the copy engine has brought them (bar,
+// has_stw), or at once where the block computed them before its first
+// round (rtw, rho_stage).
 template <int K, class T, bool INV, int P, int RMAX, bool CT, int CAP, bool STW, int Q = 0,
           int QN = round_count(P, RMAX), int PW = 0>
 __device__ __forceinline__ void run_rounds(const TileShape<T, P> &S, const PassIO<T> &io,
@@ -715,14 +715,17 @@ __device__ __forceinline__ void run_rounds(const TileShape<T, P> &S, const PassI
         const bool fg = first_global && Q == 0, tg = last_global && Q == NR - 1;
         if constexpr (SH && Q == (INV ? 0 : 1))
             if (!rtw) mbar_wait(bar, 0);
+        // The pivot reads the forward's staged twiddles too.  Where the
+        // forward ran two rounds or more its threads have waited on them
+        // already, and this wait finds the phase complete.
         if constexpr (SH && PW == 2) mbar_wait(io.fbar, 0);
         round_r<K, T, INV, P, S0, round_size(P, RMAX, IDX), CT, CAP, SH, PW>(
             S, io, gc0, fg, tg, Mg, M, INV ? Mg.itw : Mg.ftw, stw, scale_root, sc, sc1, tid,
             nthr);
         if (!tg) __syncthreads();
-        run_rounds<K, T, INV, P, RMAX, CT, CAP, STW, Q + 1, QN>(S, io, gc0, first_global, last_global,
-                                                            Mg, M, scale_root, sc, sc1, tid, nthr,
-                                                            stw, bar, rtw);
+        run_rounds<K, T, INV, P, RMAX, CT, CAP, STW, Q + 1, QN>(S, io, gc0, first_global,
+                                                                last_global, Mg, M, scale_root, sc,
+                                                                sc1, tid, nthr, stw, bar, rtw);
     }
 }
 
@@ -883,10 +886,10 @@ __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blo
 // latency of its dependent rounds, and twice the warps per SM hide more of
 // it.  The forward's last round, the product and the inverse's first round
 // (the same levels and groups) are one round, the pivot, on the whole
-// block: a group's values of both operands stay in registers, where the
-// block used to store them, meet at a barrier, multiply in a loop of its
-// own and meet again (on an H100: product 2^18 14.1 -> 13.8 us, 2^20 33.0
-// -> 31.7 us, 2^22 133 -> 124 us; bench/results/gpu-h100-2026-11-24j-pivot.txt).
+// block: a group's values of both operands stay in registers, which saves
+// two barriers and two trips through the tiles (on an H100: product 2^18
+// 14.1 -> 13.8 us, 2^20 33.0 -> 31.7 us, 2^22 133 -> 124 us;
+// bench/results/gpu-h100-2026-11-24j-pivot.txt).
 template <class T, int K, int P, bool CT, int CAP, bool STW>
 __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
 {
