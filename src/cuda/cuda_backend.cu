@@ -905,11 +905,24 @@ template <class T, int K> struct Impl {
     static ntt_status prepare(ntt_plan *p, int smem_max)
     {
         if (p->variant != NTT_VARIANT_FAST) return NTT_OK;
+        // The driver sizes each kernel's shared memory against its L1 (at
+        // 2^18: 64 KiB for the passes, 164 KiB for the fused kernel).  One
+        // preference for all, so that consecutive kernels share an SM's
+        // configuration, lost: the most shared memory took the 2^24 forward
+        // from 159 to 164 us and the 2^18 product from 13.8 to 14.1 us, and
+        // the least (the most L1) up to twice the time (H100,
+        // gpu-h100-2026-11-24t-carveout.txt).  NTT_CUDA_CARVEOUT=percent sets
+        // one for such runs.
+        const char *ce = getenv("NTT_CUDA_CARVEOUT");
+        const int carve = ce && *ce ? atoi(ce) : -1;
         // Only the kernels this plan launches: the passes of its transforms
         // and its products both ways, and the fused kernel.
         auto allow = [&](Family f, const Geom &g) -> ntt_status {
             CK(p, cudaFuncSetAttribute(fast_kernel<T, K>(f, g),
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+            if (carve >= 0)
+                CK(p, cudaFuncSetAttribute(fast_kernel<T, K>(f, g),
+                                           cudaFuncAttributePreferredSharedMemoryCarveout, carve));
             return NTT_OK;
         };
         const CudaPlan *cp = cp_of(p);

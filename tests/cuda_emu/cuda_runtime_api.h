@@ -36,7 +36,10 @@ enum cudaDeviceAttr {
     cudaDevAttrGlobalMemoryBusWidth = 37
 };
 
-enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
+enum cudaFuncAttribute {
+    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+    cudaFuncAttributePreferredSharedMemoryCarveout = 9
+};
 
 #define cudaStreamNonBlocking 0x01
 

@@ -191,8 +191,10 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned)
 cudaError_t cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
 cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t) { return cudaSuccess; }
 cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { return cudaSuccess; }
-cudaError_t emu_func_set_attribute(const void *f, int, int v)
+cudaError_t emu_func_set_attribute(const void *f, int a, int v)
 {
+    if (a == cudaFuncAttributePreferredSharedMemoryCarveout)  // a hint: no effect here
+        return v >= -1 && v <= 100 ? cudaSuccess : cudaErrorInvalidValue;
     if (v > kSmemOptin) return cudaErrorInvalidValue;
     for (int i = 0; i < g_nattr; i++)
         if (g_attr[i].f == f) {
