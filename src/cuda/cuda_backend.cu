@@ -430,12 +430,12 @@ int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *
             if (product && D > 24 && lc > 4) lc = 4;
         }
         if (fc >= 0 && fc <= 8 && (elem << (P + fc)) <= ((size_t)128 << 10)) lc = fc;
-        g[k++] = Geom{d, P, lo, lc < lo ? lc : lo, rmax, 0, 4, 0};
+        g[k++] = Geom{d, P, lo, lc < lo ? lc : lo, rmax, 0, 4, 0, 0};
         d += P;
     }
     // The bottom pass: lo = 0, one column per block, which the kernels that run
     // only bottom passes take as constants (bottom_geom).
-    g[k++] = Geom{d, bottom, 0, 0, rmax, 0, 4, 0};
+    g[k++] = Geom{d, bottom, 0, 0, rmax, 0, 4, 0, 0};
     return k;  /* at most 1 + ceil(17 / 11) for D <= 30 */
 }
 
@@ -592,6 +592,7 @@ ntt_status launch_pass(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t item
     Geom gk = g;
     gk.logC = group_log<T>(plan, g, items, nz);
     if (INV) gk.stw = inv_stw(plan, g);
+    gk.many = ((items * (size_t)nz) << (g.d0 + g.lo - gk.logC)) > (size_t)cp_of(plan)->sms;
     return launch_tiles<T>(plan, fast_kernel<T, K>(INV ? INV_PASS : FWD_PASS, gk), gk, a, items,
                            nz, false, st);
 }
@@ -927,9 +928,13 @@ template <class T, int K> struct Impl {
         };
         const CudaPlan *cp = cp_of(p);
         auto both = [&](Geom g) -> ntt_status {
-            TRY(allow(FWD_PASS, g));
-            g.stw = inv_stw(p, g);
-            return allow(INV_PASS, g);
+            for (g.many = 0; g.many < 2; g.many++) {  // either shape (pass_occ)
+                TRY(allow(FWD_PASS, g));
+                Geom gi = g;
+                gi.stw = inv_stw(p, g);
+                TRY(allow(INV_PASS, gi));
+            }
+            return NTT_OK;
         };
         for (int i = 0; i < cp->npasses; i++) TRY(both(cp->passes[i]));
         for (int i = 0; i + 1 < cp->nmpasses; i++) TRY(both(cp->mpasses[i]));

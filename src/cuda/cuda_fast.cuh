@@ -30,6 +30,7 @@ struct Geom {
     int ct;    // compact twiddles (group_butterflies): u32 Shoup or FP64 kind, P >= kMinCompactP
     int cap;   // values stay below cap p (lazy ranges, below): 4, or 8 (plan_cap)
     int stw;   // a bottom pass stages its column's twiddles in shared memory (has_stw)
+    int many;  // the launch has more blocks than the device has SMs (pass_occ; launch_pass)
 };
 
 // A pass's P levels split into the fewest rounds of at most rmax levels,
@@ -780,20 +781,27 @@ template <class T, int P, bool CT, int OCC> __host__ __device__ constexpr int pa
 }
 
 // Which shapes have kernels of their own (pass_kernel) for column height P:
-// WIDE for the u32 11-level passes, BIG for the u32 top passes of 10 and 11
-// levels whose 128 KiB tiles allow one block per SM, in transforms of
-// 2^kWideLog and more (pass_occ).
+// WIDE for the u32 passes of 9 to 11 levels, BIG for the u32 top passes of
+// 10 and 11 levels whose 128 KiB tiles allow one block per SM, in
+// transforms of 2^kWideLog and more (pass_occ).
 __host__ __device__ constexpr bool has_occ(size_t elem, int P, int occ)
 {
-    return occ == OCC_FREE || (elem == 4 && (P == 11 || (P == 10 && occ == OCC_BIG)));
+    return occ == OCC_FREE ||
+           (elem == 4 && (occ == OCC_WIDE ? P >= 9 && P <= 11 : P == 10 || P == 11));
 }
 constexpr int kWideLog = 20;
 
+// The u32 passes of 9 and 10 levels take WIDE only in launches of more
+// blocks than SMs (Geom::many), where one block per SM (80 registers)
+// leaves a second wave: on an H100 the top forward pass of both operands
+// took the 2^21 product from 62.8 to 58.8 us, where launches of one wave
+// lost (forward 2^21 21.6 -> 21.8 us) and the rest stayed level
+// (gpu-h100-2026-11-24v-wide.txt).
 inline int pass_occ(size_t elem, const Geom &g)
 {
     if (g.d0 + g.P + g.lo < kWideLog) return OCC_FREE;
     if (tile_bytes<uint32_t>(g) > (96u << 10) && has_occ(elem, g.P, OCC_BIG)) return OCC_BIG;  // u32 only
-    return has_occ(elem, g.P, OCC_WIDE) ? OCC_WIDE : OCC_FREE;
+    return has_occ(elem, g.P, OCC_WIDE) && (g.P == 11 || g.many) ? OCC_WIDE : OCC_FREE;
 }
 
 // Twiddles staged in shared memory (Geom::stw).  The bottom pass of a
