@@ -220,9 +220,9 @@ template <class T> struct PassIO {
     // The fused product's inverse, its first round (PW, round_r): mul is the
     // other operand's tile (the same shape), fstw and fbar the forward's
     // staged twiddles and their mbarrier.
-    const T *mul;
-    const Tw<T> *fstw;
-    uint64_t *fbar;
+    const T *mul = nullptr;
+    const Tw<T> *fstw = nullptr;
+    uint64_t *fbar = nullptr;
 };
 
 // The twiddles of one level of a group: tree nodes 2^d + k0 + t, t < 2^l,
@@ -857,7 +857,7 @@ __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blo
     T *out = z ? a.out[1] : a.out[0];
     PassIO<T> io = {in + item * a.in_stride, out + item * a.out_stride,
                     z ? a.in_len[1] : a.in_len[0], a.out_len, reinterpret_cast<T *>(smem),
-                    a.flags, nullptr, nullptr, nullptr};
+                    a.flags};
     const bool scale = INV && S.d0 == 0 && (a.flags & (F_SCALE_INV | F_SCALE_MUL));
     const Tw<T> sc = (a.flags & F_SCALE_MUL) ? Mg.s_mul : Mg.s_inv;
     const Tw<T> sc1 = (a.flags & F_SCALE_MUL) ? Mg.s1_mul : Mg.s1_inv;
@@ -931,8 +931,7 @@ __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
     const int half = one ? 1 : nt >> 1;
     for (int z = one ? 0 : tid >= half; z < 2; z += one ? 1 : 2) {
         const PassIO<T> io = {(z ? a.in[1] : a.in[0]) + item * a.in_stride, nullptr,
-                              z ? a.in_len[1] : a.in_len[0], 0, z ? tb : ta, 0, nullptr, nullptr,
-                              nullptr};
+                              z ? a.in_len[1] : a.in_len[0], 0, z ? tb : ta, 0};
         run_rounds<K, T, false, P, 3, CT, CAP, STW, 0, NR - PIVOT>(
             S, io, gc0, true, false, Mg, M, false, none, none, one ? 0 : tid - z * half, half, tw,
             bar);
