@@ -40,6 +40,16 @@
 
 typedef __m256i V;
 
+/* For the leaves' loops.  GCC 12 left the 16-lane leaves' level loops rolled
+   (their bodies pass its limits for complete peeling) and so kept the
+   block's vectors in an array on the stack: two loads and two stores per
+   butterfly.  Unrolled whole, the vectors stay in registers: the product of
+   two length-2^17 polynomials went from 1.005 to 0.934 ms (AVX-512), 1.205
+   to 1.078 ms (AVX2) and, through the 50-bit FP64 leaves, 2.29 to 1.90 ms
+   for p = 1337006139375617 (minima, bench/results/
+   cpu-epyc-2c-2026-11-24x-unroll-ab.txt). */
+#define UNROLL _Pragma("GCC unroll 16")
+
 /* Lazy forward levels, for p < 2^29 (8p <= 2^32): r, the bound of the
    values entering a level in units of p, runs 4, 6, 8, 4, ...: two levels
    leave x unreduced (mulw takes any 32-bit y) and the third reduces it from

@@ -176,15 +176,15 @@ NTT_INLINE void DS(dtranspose)(DT v[DLANES])
     /* t[2k + c], 128-bit lane l: rows 2k, 2k+1 of column 2l + c; column
        2l + c gathers lane l of t[c], t[2 + c], t[4 + c], t[6 + c]. */
     DT t[8];
-    for (int k = 0; k < 8; k += 2) {
+    UNROLL for (int k = 0; k < 8; k += 2) {
         t[k] = _mm512_unpacklo_pd(v[k], v[k + 1]);
         t[k + 1] = _mm512_unpackhi_pd(v[k], v[k + 1]);
     }
-    for (int c = 0; c < 2; c++) {
+    UNROLL for (int c = 0; c < 2; c++) {
         __m512i o[4];
         lanes4x4(_mm512_castpd_si512(t[c]), _mm512_castpd_si512(t[2 + c]),
                  _mm512_castpd_si512(t[4 + c]), _mm512_castpd_si512(t[6 + c]), o);
-        for (int l = 0; l < 4; l++) v[2 * l + c] = _mm512_castsi512_pd(o[l]);
+        UNROLL for (int l = 0; l < 4; l++) v[2 * l + c] = _mm512_castsi512_pd(o[l]);
     }
 #endif
 }
@@ -193,19 +193,20 @@ NTT_INLINE void DS(dtranspose)(DT v[DLANES])
 NTT_INLINE void DS(dfwdleaf)(DT *v, size_t nd, const mod_u64 *M, DS(dcst) C)
 {
     const uint64_t *fw = M->fw, *fx = M->fwx;
-    for (int s = 0; s < DLG; s++) {
+    UNROLL for (int s = 0; s < DLG; s++) {
         const int dv = DLANES >> (s + 1);
-        for (int g = 0; g < 1 << s; g++) {
+        UNROLL for (int g = 0; g < 1 << s; g++) {
             const DS(dtw) w = DS(dtw_bcast)(fw, fx, (nd << s) + (size_t)g);
-            for (int i = 0; i < dv; i++) DS(dct)(v + 2 * dv * g + i, v + 2 * dv * g + i + dv, w, C, s & 1);
+            UNROLL for (int i = 0; i < dv; i++)
+                DS(dct)(v + 2 * dv * g + i, v + 2 * dv * g + i + dv, w, C, s & 1);
         }
     }
     DS(dtranspose)(v);
-    for (int s = 0; s < DLG; s++) {
+    UNROLL for (int s = 0; s < DLG; s++) {
         const int dv = DLANES >> (s + 1);
-        for (int g = 0; g < 1 << s; g++) {
+        UNROLL for (int g = 0; g < 1 << s; g++) {
             const DS(dtw) w = DS(dtw_loadv)(fw, fx, (nd * DLANES << s) + DLANES * (size_t)g);
-            for (int i = 0; i < dv; i++)
+            UNROLL for (int i = 0; i < dv; i++)
                 DS(dct)(v + 2 * dv * g + i, v + 2 * dv * g + i + dv, w, C, (DLG + s) & 1);
         }
     }
@@ -214,19 +215,21 @@ NTT_INLINE void DS(dfwdleaf)(DT *v, size_t nd, const mod_u64 *M, DS(dcst) C)
 NTT_INLINE void DS(dinvleaf)(DT *v, size_t nd, const mod_u64 *M, DS(dcst) C)
 {
     const uint64_t *iw = M->iw, *ix = M->iwx;
-    for (int s = DLG - 1; s >= 0; s--) {
+    UNROLL for (int s = DLG - 1; s >= 0; s--) {
         const int dv = DLANES >> (s + 1);
-        for (int g = 0; g < 1 << s; g++) {
+        UNROLL for (int g = 0; g < 1 << s; g++) {
             const DS(dtw) w = DS(dtw_loadv)(iw, ix, (nd * DLANES << s) + DLANES * (size_t)g);
-            for (int i = 0; i < dv; i++) DS(dgs)(v + 2 * dv * g + i, v + 2 * dv * g + i + dv, w, C);
+            UNROLL for (int i = 0; i < dv; i++)
+                DS(dgs)(v + 2 * dv * g + i, v + 2 * dv * g + i + dv, w, C);
         }
     }
     DS(dtranspose)(v);
-    for (int s = DLG - 1; s >= 0; s--) {
+    UNROLL for (int s = DLG - 1; s >= 0; s--) {
         const int dv = DLANES >> (s + 1);
-        for (int g = 0; g < 1 << s; g++) {
+        UNROLL for (int g = 0; g < 1 << s; g++) {
             const DS(dtw) w = DS(dtw_bcast)(iw, ix, (nd << s) + (size_t)g);
-            for (int i = 0; i < dv; i++) DS(dgs)(v + 2 * dv * g + i, v + 2 * dv * g + i + dv, w, C);
+            UNROLL for (int i = 0; i < dv; i++)
+                DS(dgs)(v + 2 * dv * g + i, v + 2 * dv * g + i + dv, w, C);
         }
     }
 }
@@ -241,7 +244,7 @@ NTT_INLINE void DS(d_leaves)(uint64_t *a, size_t L, size_t nd, const mod_u64 *M,
     for (size_t g = 0; g < L / (DLANES * DLANES); g++) {
         uint64_t *x = a + DLANES * DLANES * g;
         DT v[DLANES];
-        for (int k = 0; k < DLANES; k++) v[k] = DLD_(x + DLANES * k);
+        UNROLL for (int k = 0; k < DLANES; k++) v[k] = DLD_(x + DLANES * k);
         if (!inv) {
             DS(dfwdleaf)(v, nd + g, M, C);
             if (t) DS(dtranspose)(v);
@@ -249,7 +252,7 @@ NTT_INLINE void DS(d_leaves)(uint64_t *a, size_t L, size_t nd, const mod_u64 *M,
             if (t) DS(dtranspose)(v);
             DS(dinvleaf)(v, nd + g, M, C);
         }
-        for (int k = 0; k < DLANES; k++) DST_(x + DLANES * k, v[k]);
+        UNROLL for (int k = 0; k < DLANES; k++) DST_(x + DLANES * k, v[k]);
     }
 }
 
@@ -273,11 +276,11 @@ NTT_INLINE void DS(dmul_leaves)(uint64_t *b, const uint64_t *a, size_t L, size_t
         uint64_t *x = b + DLANES * DLANES * g;
         const uint64_t *y = a + DLANES * DLANES * g;
         DT v[DLANES];
-        for (int k = 0; k < DLANES; k++) v[k] = DLD_(x + DLANES * k);
+        UNROLL for (int k = 0; k < DLANES; k++) v[k] = DLD_(x + DLANES * k);
         DS(dfwdleaf)(v, nd + g, M, C);
-        for (int k = 0; k < DLANES; k++) v[k] = DS(dmul2)(v[k], DLD_(y + DLANES * k), C);
+        UNROLL for (int k = 0; k < DLANES; k++) v[k] = DS(dmul2)(v[k], DLD_(y + DLANES * k), C);
         DS(dinvleaf)(v, nd + g, M, C);
-        for (int k = 0; k < DLANES; k++) DST_(x + DLANES * k, v[k]);
+        UNROLL for (int k = 0; k < DLANES; k++) DST_(x + DLANES * k, v[k]);
     }
 }
 

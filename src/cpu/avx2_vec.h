@@ -248,28 +248,28 @@ NTT_INLINE VS(vtw) VS(tw_loadv)(const uint32_t *w, const uint32_t *x, size_t i)
 NTT_INLINE void VS(transpose)(VT v[VLANES])
 {
     VT t[VLANES], u[VLANES];
-    for (int k = 0; k < VLANES; k += 2) {
+    UNROLL for (int k = 0; k < VLANES; k += 2) {
         t[k] = VI(unpacklo_epi32)(v[k], v[k + 1]);
         t[k + 1] = VI(unpackhi_epi32)(v[k], v[k + 1]);
     }
     /* u[4m + c], 128-bit lane l: rows 4m .. 4m+3 of column 4l + c. */
-    for (int k = 0; k < VLANES; k += 4) {
+    UNROLL for (int k = 0; k < VLANES; k += 4) {
         u[k] = VI(unpacklo_epi64)(t[k], t[k + 2]);
         u[k + 1] = VI(unpackhi_epi64)(t[k], t[k + 2]);
         u[k + 2] = VI(unpacklo_epi64)(t[k + 1], t[k + 3]);
         u[k + 3] = VI(unpackhi_epi64)(t[k + 1], t[k + 3]);
     }
 #if VLANES == 8
-    for (int k = 0; k < 4; k++) {
+    UNROLL for (int k = 0; k < 4; k++) {
         v[k] = _mm256_permute2x128_si256(u[k], u[k + 4], 0x20);
         v[k + 4] = _mm256_permute2x128_si256(u[k], u[k + 4], 0x31);
     }
 #else
     /* Column 4l + c gathers lane l of u[c], u[4 + c], u[8 + c], u[12 + c]. */
-    for (int c = 0; c < 4; c++) {
+    UNROLL for (int c = 0; c < 4; c++) {
         VT o[4];
         lanes4x4(u[c], u[4 + c], u[8 + c], u[12 + c], o);
-        for (int l = 0; l < 4; l++) v[4 * l + c] = o[l];
+        UNROLL for (int l = 0; l < 4; l++) v[4 * l + c] = o[l];
     }
 #endif
 }
@@ -285,24 +285,24 @@ NTT_INLINE void VS(fwdleaf)(VT *v, size_t nd, size_t dn, const mod_u32 *M, VS(vc
 {
     const uint32_t *fw = M->fw, *fx = M->fwx;
     int rr = r;
-    for (int s = 0; s < VLG; s++, rr = lazy_next(rr, 0)) {
+    UNROLL for (int s = 0; s < VLG; s++, rr = lazy_next(rr, 0)) {
         const int red = lazy_red(rr, 0), dv = VLANES >> (s + 1);
-        for (int b = 0; b < nb; b++)
-            for (int g = 0; g < 1 << s; g++) {
+        UNROLL for (int b = 0; b < nb; b++)
+            UNROLL for (int g = 0; g < 1 << s; g++) {
                 const VS(vtw) w = VS(tw_bcast)(fw, fx, ((nd + b * dn) << s) + (size_t)g);
-                for (int i = 0; i < dv; i++) {
+                UNROLL for (int i = 0; i < dv; i++) {
                     VT *x = v + VLANES * b + 2 * dv * g + i;
                     VS(ctr)(x, x + dv, w, C, kind, red);
                 }
             }
     }
-    for (int b = 0; b < nb; b++) VS(transpose)(v + VLANES * b);
-    for (int s = 0; s < VLG; s++, rr = lazy_next(rr, 0)) {
+    UNROLL for (int b = 0; b < nb; b++) VS(transpose)(v + VLANES * b);
+    UNROLL for (int s = 0; s < VLG; s++, rr = lazy_next(rr, 0)) {
         const int red = lazy_red(rr, s == VLG - 1), dv = VLANES >> (s + 1);
-        for (int b = 0; b < nb; b++)
-            for (int g = 0; g < 1 << s; g++) {
+        UNROLL for (int b = 0; b < nb; b++)
+            UNROLL for (int g = 0; g < 1 << s; g++) {
                 const VS(vtw) w = VS(tw_loadv)(fw, fx, ((nd + b * dn) * VLANES << s) + VLANES * (size_t)g);
-                for (int i = 0; i < dv; i++) {
+                UNROLL for (int i = 0; i < dv; i++) {
                     VT *x = v + VLANES * b + 2 * dv * g + i;
                     VS(ctr)(x, x + dv, w, C, kind, red);
                 }
@@ -316,24 +316,24 @@ NTT_INLINE void VS(invleaf)(VT *v, size_t nd, const mod_u32 *M, VS(vcst) C, cons
                             const int nb)
 {
     const uint32_t *iw = M->iw, *ix = M->iwx;
-    for (int s = VLG - 1; s >= 0; s--) {
+    UNROLL for (int s = VLG - 1; s >= 0; s--) {
         const int dv = VLANES >> (s + 1);
-        for (int b = 0; b < nb; b++)
-            for (int g = 0; g < 1 << s; g++) {
+        UNROLL for (int b = 0; b < nb; b++)
+            UNROLL for (int g = 0; g < 1 << s; g++) {
                 const VS(vtw) w = VS(tw_loadv)(iw, ix, ((nd + b) * VLANES << s) + VLANES * (size_t)g);
-                for (int i = 0; i < dv; i++) {
+                UNROLL for (int i = 0; i < dv; i++) {
                     VT *x = v + VLANES * b + 2 * dv * g + i;
                     VS(gs)(x, x + dv, w, C, kind);
                 }
             }
     }
-    for (int b = 0; b < nb; b++) VS(transpose)(v + VLANES * b);
-    for (int s = VLG - 1; s >= 0; s--) {
+    UNROLL for (int b = 0; b < nb; b++) VS(transpose)(v + VLANES * b);
+    UNROLL for (int s = VLG - 1; s >= 0; s--) {
         const int dv = VLANES >> (s + 1);
-        for (int b = 0; b < nb; b++)
-            for (int g = 0; g < 1 << s; g++) {
+        UNROLL for (int b = 0; b < nb; b++)
+            UNROLL for (int g = 0; g < 1 << s; g++) {
                 const VS(vtw) w = VS(tw_bcast)(iw, ix, ((nd + b) << s) + (size_t)g);
-                for (int i = 0; i < dv; i++) {
+                UNROLL for (int i = 0; i < dv; i++) {
                     VT *x = v + VLANES * b + 2 * dv * g + i;
                     VS(gs)(x, x + dv, w, C, kind);
                 }
@@ -371,14 +371,14 @@ NTT_INLINE void VS(fwd_last)(uint32_t *a, size_t nd, const mod_u32 *M, const int
 {
     const VS(vcst) C = VS(vcst_of)(M);
     VT v[2 * VLANES];
-    for (int b = 0; b < nb; b++) {
+    UNROLL for (int b = 0; b < nb; b++) {
         VS(leaf_prefetch)(M->fw, nd + LEAF_AHEAD + b);
         VS(leaf_prefetch)(M->fwx, nd + LEAF_AHEAD + b);
     }
-    for (int k = 0; k < VLANES * nb; k++) v[k] = VLOAD(a + VLANES * k);
+    UNROLL for (int k = 0; k < VLANES * nb; k++) v[k] = VLOAD(a + VLANES * k);
     VS(fwdleaf)(v, nd, 1, M, C, kind, r, nb);
-    for (int b = 0; b < nb && tout; b++) VS(transpose)(v + VLANES * b);
-    for (int k = 0; k < VLANES * nb; k++) VSTORE(a + VLANES * k, v[k]);
+    UNROLL for (int b = 0; b < nb && tout; b++) VS(transpose)(v + VLANES * b);
+    UNROLL for (int k = 0; k < VLANES * nb; k++) VSTORE(a + VLANES * k, v[k]);
 }
 
 /* tin: the blocks come in natural order (public inverse). */
@@ -387,14 +387,14 @@ NTT_INLINE void VS(inv_last)(uint32_t *a, size_t nd, const mod_u32 *M, const int
 {
     const VS(vcst) C = VS(vcst_of)(M);
     VT v[2 * VLANES];
-    for (int b = 0; b < nb; b++) {
+    UNROLL for (int b = 0; b < nb; b++) {
         VS(leaf_prefetch)(M->iw, nd + LEAF_AHEAD + b);
         VS(leaf_prefetch)(M->iwx, nd + LEAF_AHEAD + b);
     }
-    for (int k = 0; k < VLANES * nb; k++) v[k] = VLOAD(a + VLANES * k);
-    for (int b = 0; b < nb && tin; b++) VS(transpose)(v + VLANES * b);
+    UNROLL for (int k = 0; k < VLANES * nb; k++) v[k] = VLOAD(a + VLANES * k);
+    UNROLL for (int b = 0; b < nb && tin; b++) VS(transpose)(v + VLANES * b);
     VS(invleaf)(v, nd, M, C, kind, nb);
-    for (int k = 0; k < VLANES * nb; k++) VSTORE(a + VLANES * k, v[k]);
+    UNROLL for (int k = 0; k < VLANES * nb; k++) VSTORE(a + VLANES * k, v[k]);
 }
 
 /* The blocks at node nd of b and a: their forward leaves, the product and
@@ -412,28 +412,28 @@ NTT_INLINE void VS(mul_last)(uint32_t *b, uint32_t *a, size_t nd, const mod_u32 
     VT v[2 * VLANES];
     VS(leaf_prefetch)(M->fw, nd + LEAF_AHEAD);
     if (VLANES == 8) {
-        for (int k = 0; k < VLANES; k++) {
+        UNROLL for (int k = 0; k < VLANES; k++) {
             v[k] = VLOAD(b + VLANES * k);
             v[VLANES + k] = VLOAD(a + VLANES * k);
         }
         VS(fwdleaf)(v, nd, 0, M, C, kind, r, 2);
     } else {
-        for (int k = 0; k < VLANES; k++) v[k] = VLOAD(a + VLANES * k);
+        UNROLL for (int k = 0; k < VLANES; k++) v[k] = VLOAD(a + VLANES * k);
         VS(fwdleaf)(v, nd, 0, M, C, kind, r, 1);
-        for (int k = 0; k < VLANES; k++) VSTORE(a + VLANES * k, v[k]);
+        UNROLL for (int k = 0; k < VLANES; k++) VSTORE(a + VLANES * k, v[k]);
         VS(leaf_prefetch)(M->fwx, nd + LEAF_AHEAD);
-        for (int k = 0; k < VLANES; k++) v[k] = VLOAD(b + VLANES * k);
+        UNROLL for (int k = 0; k < VLANES; k++) v[k] = VLOAD(b + VLANES * k);
         VS(fwdleaf)(v, nd, 0, M, C, kind, r, 1);
-        for (int k = 0; k < VLANES; k++) v[VLANES + k] = VLOAD(a + VLANES * k);
+        UNROLL for (int k = 0; k < VLANES; k++) v[VLANES + k] = VLOAD(a + VLANES * k);
     }
-    for (int k = 0; k < VLANES; k++) {
+    UNROLL for (int k = 0; k < VLANES; k++) {
         const VT x = r ? VS(csub)(v[k], C.p2) : VS(csub)(VS(csub)(v[k], C.p2), C.p);
         v[k] = VS(mont2)(x, v[VLANES + k], C);
     }
     VS(leaf_prefetch)(M->iw, nd + LEAF_AHEAD);
     VS(leaf_prefetch)(M->iwx, nd + LEAF_AHEAD);
     VS(invleaf)(v, nd, M, C, kind, 1);
-    for (int k = 0; k < VLANES; k++) VSTORE(b + VLANES * k, v[k]);
+    UNROLL for (int k = 0; k < VLANES; k++) VSTORE(b + VLANES * k, v[k]);
 }
 
 #undef VLG
