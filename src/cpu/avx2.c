@@ -47,8 +47,15 @@ typedef __m256i V;
    two length-2^17 polynomials went from 1.005 to 0.934 ms (AVX-512), 1.205
    to 1.078 ms (AVX2) and, through the 50-bit FP64 leaves, 2.29 to 1.90 ms
    for p = 1337006139375617 (minima, bench/results/
-   cpu-epyc-2c-2026-11-24x-unroll-ab.txt). */
+   cpu-epyc-2c-2026-11-24x-unroll-ab.txt).  Without optimization, or with
+   UBSan's checks in the loops, GCC cannot honour the pragma and warns
+   ("ignoring loop annotation", an error under -Werror); those builds are
+   not for speed, so they go without it. */
+#if defined(__OPTIMIZE__) && !defined(NTT_SANITIZE)
 #define UNROLL _Pragma("GCC unroll 16")
+#else
+#define UNROLL
+#endif
 
 /* Lazy forward levels, for p < 2^29 (8p <= 2^32): r, the bound of the
    values entering a level in units of p, runs 4, 6, 8, 4, ...: two levels
