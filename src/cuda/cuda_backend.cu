@@ -319,12 +319,14 @@ ntt_status build_mod(const ntt_plan *plan, CudaPlan *cp, const ntt_modulus *cm, 
 }
 
 // ---- pass geometry -----------------------------------------------------------------
-// NTT_CUDA_LOGC (below), or -1 where it is not set.
-int env_logc()
+// The A/B knob `name` (NTT_CUDA_LOGC, NTT_CUDA_BOTTOM, ...) as a number, or
+// `unset` where it is not set or empty.
+int env_int(const char *name, int unset)
 {
-    const char *e = getenv("NTT_CUDA_LOGC");
-    return e && *e ? atoi(e) : -1;
+    const char *e = getenv(name);
+    return e && *e ? atoi(e) : unset;
 }
+int env_logc() { return env_int("NTT_CUDA_LOGC", -1); }
 
 // Up to 2^19 the bottom pass takes the last min(D, 11) levels on contiguous
 // tiles (u32 of 2^12 .. 2^16: 9 or 10, below) and one pass above takes the
@@ -395,8 +397,7 @@ int plan_passes(int D, size_t elem, int rmax, bool product, bool shoup32, Geom *
         // 12-level kernels spill (ptxas: up to 476 bytes) and were not timed.
         if (shoup32 && D >= 25) maxP = 12;
     }
-    const char *eb = !product ? getenv("NTT_CUDA_BOTTOM") : nullptr;
-    const int fb = eb && *eb ? atoi(eb) : 0;
+    const int fb = !product ? env_int("NTT_CUDA_BOTTOM", 0) : 0;
     if (fb >= 1 && fb <= (elem == 4 ? kMaxP : kMaxFusedP)) bottom = fb < D ? fb : D;
     const int fc = env_logc();
     const int top = D - bottom;
@@ -468,6 +469,9 @@ template <class T> const Mod<T> *dmods(const ntt_plan *plan)
 
 const size_t kMaxGridY = 65535;
 
+// A pass's blocks along x: one per column group of every node.
+inline size_t pass_grid_x(const Geom &g) { return (size_t)1 << (g.d0 + g.lo - g.logC); }
+
 // Launches a pass kernel over `items` batch items in chunks of at most
 // 65535 (gridDim.y), moving the operand pointers along.
 template <class T>
@@ -478,7 +482,7 @@ ntt_status launch_tiles(ntt_plan *plan, void (*kern)(PassArgs<T>), const Geom &g
     // The fused kernel: one half of the block per operand.
     const dim3 block(fused ? 2 * pass_threads(g, 256) : pass_threads(g, tmax));
     const size_t smem = pass_smem<T>(g, fused);
-    const size_t gx = (size_t)1 << (g.d0 + g.lo - g.logC);
+    const size_t gx = pass_grid_x(g);
     for (size_t i0 = 0; i0 < items; i0 += kMaxGridY) {
         const size_t ni = items - i0 < kMaxGridY ? items - i0 : kMaxGridY;
         PassArgs<T> b = a;
@@ -592,7 +596,7 @@ ntt_status launch_pass(ntt_plan *plan, const Geom &g, PassArgs<T> a, size_t item
     Geom gk = g;
     gk.logC = group_log<T>(plan, g, items, nz);
     if (INV) gk.stw = inv_stw(plan, g);
-    gk.many = ((items * (size_t)nz) << (g.d0 + g.lo - gk.logC)) > (size_t)cp_of(plan)->sms;
+    gk.many = items * (size_t)nz * pass_grid_x(gk) > (size_t)cp_of(plan)->sms;
     return launch_tiles<T>(plan, fast_kernel<T, K>(INV ? INV_PASS : FWD_PASS, gk), gk, a, items,
                            nz, false, st);
 }
@@ -914,8 +918,7 @@ template <class T, int K> struct Impl {
         // the least (the most L1) up to twice the time (H100,
         // gpu-h100-2026-11-24t-carveout.txt).  NTT_CUDA_CARVEOUT=percent sets
         // one for such runs.
-        const char *ce = getenv("NTT_CUDA_CARVEOUT");
-        const int carve = ce && *ce ? atoi(ce) : -1;
+        const int carve = env_int("NTT_CUDA_CARVEOUT", -1);
         // Only the kernels this plan launches: the passes of its transforms
         // and its products both ways, and the fused kernel.
         auto allow = [&](Family f, const Geom &g) -> ntt_status {
@@ -928,7 +931,12 @@ template <class T, int K> struct Impl {
         };
         const CudaPlan *cp = cp_of(p);
         auto both = [&](Geom g) -> ntt_status {
-            for (g.many = 0; g.many < 2; g.many++) {  // either shape (pass_occ)
+            // Either shape of pass_occ, the second only where it differs.
+            Geom gm = g;
+            gm.many = 1;
+            g.many = 0;
+            const int shapes = pass_occ(sizeof(T), gm) != pass_occ(sizeof(T), g) ? 2 : 1;
+            for (; g.many < shapes; g.many++) {
                 TRY(allow(FWD_PASS, g));
                 Geom gi = g;
                 gi.stw = inv_stw(p, g);
@@ -1049,8 +1057,7 @@ template <class T> ntt_status init_mods(ntt_plan *plan, CudaPlan *cp)
     // 16.4 us, 2^18 level (gpu-h100-2026-11-23e-fp64stw.txt).
     // NTT_CUDA_COMPACT_LOG=k moves the threshold, for tests and A/B runs.
     cp->widen = env_logc() < 0;
-    const char *cl = getenv("NTT_CUDA_COMPACT_LOG");
-    const int compact_log = cl && *cl ? atoi(cl) : cp->kind == K_FP64 ? 19 : 22;
+    const int compact_log = env_int("NTT_CUDA_COMPACT_LOG", cp->kind == K_FP64 ? 19 : 22);
     const int cap = plan_cap(plan);
     for (int m = 0; m < 2; m++) {
         Geom *g = m ? cp->mpasses : cp->passes;
