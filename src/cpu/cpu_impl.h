@@ -155,6 +155,14 @@ bool SFX(ntt_cpu_load_top)(T *dst, const void *src, bool src64, size_t len, size
     return bad;
 }
 
+/* Whether a product loads its first operand times s_mul (see
+   kern.load_top_scaled): a cyclic one of two operands, the first at most
+   n/2 long.  Cyclic: winv[1] = 1, so s1_mul = s_mul and both go into a. */
+bool SFX(ntt_cpu_prescale)(const SFX(mod) *M, bool two, size_t la, size_t n)
+{
+    return M->K->load_top_scaled && two && M->cyclic && la <= n / 2;
+}
+
 /* The kernels' load_top, else the generic one, over the whole span. */
 static bool SFX(load_top)(T *dst, const void *src, bool src64, size_t len, size_t n,
                           const SFX(mod) *M)
@@ -423,16 +431,15 @@ ntt_status SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, c
     const SFX(kern) *K = M->K;
     /* A square transforms a only (R == A). */
     T *R = b == a && lb == la ? A : B;
-    /* Cyclic: winv[1] = 1, so s1_mul = s_mul and both go into a. */
-    const bool pre = K->load_top_scaled && R != A && M->cyclic && la <= n / 2;
-    bool bad = pre ? K->load_top_scaled(A, a, io64, la, n, M->s_mul, M)
+    const bool pre = SFX(ntt_cpu_prescale)(M, R != A, la, n);
+    const SFX(tw) so = pre ? M->one : M->s_mul, s1o = pre ? M->one : M->s1_mul;
+    bool bad = pre ? K->load_top_scaled(A, a, io64, la, n, 0, ntt_cpu_root_span(n), M->s_mul, M)
                    : SFX(load_top)(A, a, io64, la, n, M);
     if (R != A) bad |= SFX(load_top)(B, b, io64, lb, n, M);
     if (bad) return NTT_ERANGE;
     size_t L, nc = ntt_cpu_root_children(n, &L);
     for (size_t g = 0; g < nc; g++) SFX(ntt_cpu_fused_tree)(R + g * L, A + g * L, L, nc + g, M);
     if (nc == 0) K->pointwise(R, R, A, n, M);
-    (io64 ? K->inv_root64 : K->inv_root)(R, c, n, lc, 0, ntt_cpu_root_span(n),
-                                         pre ? M->one : M->s_mul, pre ? M->one : M->s1_mul, M);
+    (io64 ? K->inv_root64 : K->inv_root)(R, c, n, lc, 0, ntt_cpu_root_span(n), so, s1o, M);
     return NTT_OK;
 }

@@ -84,13 +84,13 @@ typedef struct SFX(kern) {
        speed up), with its range check. */
     bool (*load_top)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
                      size_t j1, const SFX(mod) *M);
-    /* Optional: load_top over the whole span for len <= n/2, the values
-       multiplied by s on the way.  Polymul loads one operand of a cyclic
+    /* Optional: load_top for len <= n/2, the values multiplied by s on
+       the way.  Polymul loads one operand of a cyclic
        product so, with its scale s_mul, and gives the root kernel scale one:
        a multiplication per input of the half-length operand instead of one
        per output.  Returns whether an input is >= p, as load_top. */
-    bool (*load_top_scaled)(T *dst, const void *src, bool src64, size_t len, size_t n, SFX(tw) s,
-                            const SFX(mod) *M);
+    bool (*load_top_scaled)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
+                            size_t j1, SFX(tw) s, const SFX(mod) *M);
     /* Lazy product for polymul: a, b in [0, 4p) -> a*b*F in [0, 2p). */
     void (*pointwise)(T *c, const T *a, const T *b, size_t len, const SFX(mod) *M);
     /* Public product: a, b in [0, p) -> a*b in [0, p). */
@@ -147,6 +147,9 @@ bool SFX(ntt_cpu_load_top)(T *dst, const void *src, bool src64, size_t len, size
    leaf's twiddles are still in cache for b.  b == a squares; otherwise a is
    scratch (see kern.mul_small). */
 void SFX(ntt_cpu_fused_tree)(T *b, T *a, size_t L, size_t i, const SFX(mod) *M);
+/* Whether a product of two operands (two: b is not a) loads a, of length
+   la, with kern.load_top_scaled and s_mul, and so scales its output by one. */
+bool SFX(ntt_cpu_prescale)(const SFX(mod) *M, bool two, size_t la, size_t n);
 /* Inverse of the whole array except the root level(s) that inv_root does;
    perm: the input is in the kernels' own order. */
 void SFX(ntt_cpu_inv_below_root)(T *a, size_t n, const SFX(mod) *M, bool perm);

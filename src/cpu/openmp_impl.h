@@ -128,6 +128,41 @@ static void SFX(inverse_par)(const ntt_plan *plan, T *a, const SFX(mod) *M, int 
     }
 }
 
+/* A product's first sweep (k steps over each root child; see
+   ntt_cpu_root_children) fused with the load: for the chunk [j0, j0 + c) of
+   its columns, the chunk's rows loaded into x (as ntt_cpu_load_top; times
+   *sc on the way unless sc is NULL, see kern.load_top_scaled), then swept
+   while they sit in L2, so the operand is not written to memory and read
+   back between the two (the serial path, depth first below the root,
+   keeps a root child's data in L3 instead, and measured faster on one
+   core so).  Returns whether an input is >= p. */
+static bool SFX(load_sweep)(T *x, const void *src, bool src64, size_t len, size_t n, unsigned k,
+                            size_t j0, size_t c, const SFX(tw) *sc, const SFX(mod) *M)
+{
+    const SFX(kern) *K = M->K;
+    size_t L;
+    const size_t nc = ntt_cpu_root_children(n, &L), s = L >> (2 * k);
+    bool bad = false;
+    for (size_t r = j0; r < L; r += s)
+        bad |= sc ? K->load_top_scaled(x, src, src64, len, n, r, r + c, *sc, M)
+                  : (K->load_top ? K->load_top : SFX(ntt_cpu_load_top))(x, src, src64, len, n, r,
+                                                                       r + c, M);
+    for (size_t g = 0; g < nc; g++) SFX(ntt_cpu_fwd_cols)(x + g * L, L, nc + g, k, j0, c, M);
+    return bad;
+}
+
+/* The same at the other end: the chunk's last inverse sweep, then the root
+   kernel's outputs (kern.inv_root, inv_root64 when out64) of its rows. */
+static void SFX(sweep_root)(T *a, void *out, size_t n, size_t lc, unsigned k, size_t j0,
+                            size_t c, SFX(tw) s, SFX(tw) s1, bool out64, const SFX(mod) *M)
+{
+    size_t L;
+    const size_t nc = ntt_cpu_root_children(n, &L), st = L >> (2 * k);
+    for (size_t g = 0; g < nc; g++) SFX(ntt_cpu_inv_cols)(a + g * L, L, nc + g, k, j0, c, M);
+    for (size_t r = j0; r < L; r += st)
+        (out64 ? M->K->inv_root64 : M->K->inv_root)(a, out, n, lc, r, r + c, s, s1, M);
+}
+
 /* c[0..lc) = a * b on all threads; ws holds 2n elements.  NTT_ERANGE, c
    untouched, when an input is >= p (each thread checks what it loads). */
 static ntt_status SFX(polymul_par)(const ntt_plan *plan, void *c, size_t lc, const void *a,
@@ -139,34 +174,62 @@ static ntt_status SFX(polymul_par)(const ntt_plan *plan, void *c, size_t lc, con
     bool (*load)(T *, const void *, bool, size_t, size_t, size_t, size_t, const SFX(mod) *) =
         K->load_top ? K->load_top : SFX(ntt_cpu_load_top);
     T *A = ws, *R = b == a && lb == la ? ws : ws + n; /* a square transforms a only */
+    const bool pre = SFX(ntt_cpu_prescale)(M, R != A, la, n);
+    const SFX(tw) so = pre ? M->one : M->s_mul, s1o = pre ? M->one : M->s1_mul;
     bool bad = false;
 #pragma omp parallel num_threads(nt)
     {
         const int t = omp_get_thread_num();
-        size_t j0, j1;
-        ntt_omp_share(span, nt, t, &j0, &j1);
-        if (j0 < j1) {
-            bool mine = load(A, a, io64, la, n, j0, j1, M);
-            if (R != A) mine |= load(R, b, io64, lb, n, j0, j1, M);
-            if (mine) {
+        SFX(front) f[OMP_MAX_SWEEPS + 1];
+        const unsigned d = SFX(plan)(n, nt, M, f);
+        const size_t s = f[0].len >> (2 * f[0].k), cols = SFX(ntt_cpu_sweep_cols)(f[0].len, f[0].k);
+        const size_t nch = d > 0 ? s / cols : 0;
+        if (d > 0) {
+            /* The first and last sweeps fused with the load and the output,
+               chunk by chunk of columns (see load_sweep). */
+#pragma omp for schedule(dynamic, 1)
+            for (size_t u = 0; u < (R != A ? 2 : 1) * nch; u++) {
+                const size_t j0 = (u % nch) * cols;
+                const bool mine = u < nch ? SFX(load_sweep)(A, a, io64, la, n, f[0].k, j0, cols,
+                                                                 pre ? &M->s_mul : NULL, M)
+                                          : SFX(load_sweep)(R, b, io64, lb, n, f[0].k, j0, cols,
+                                                                 NULL, M);
+                if (mine) {
 #pragma omp atomic write
-                bad = true;
+                    bad = true;
+                }
             }
-        }
+        } else {
+            size_t j0, j1;
+            ntt_omp_share(span, nt, t, &j0, &j1);
+            if (j0 < j1) {
+                bool mine = pre ? K->load_top_scaled(A, a, io64, la, n, j0, j1, M->s_mul, M)
+                                : load(A, a, io64, la, n, j0, j1, M);
+                if (R != A) mine |= load(R, b, io64, lb, n, j0, j1, M);
+                if (mine) {
+#pragma omp atomic write
+                    bad = true;
+                }
+            }
 #pragma omp barrier
+        }
         bool stop;
 #pragma omp atomic read
         stop = bad;
         if (!stop) {
-            SFX(front) f[OMP_MAX_SWEEPS + 1];
-            const unsigned d = SFX(plan)(n, nt, M, f);
-            for (unsigned k = 0; k < d; k++) SFX(sweep_par)(A, R != A ? R : NULL, f[k], M, false);
+            for (unsigned k = 1; k < d; k++) SFX(sweep_par)(A, R != A ? R : NULL, f[k], M, false);
 #pragma omp for schedule(dynamic, 1)
             for (size_t g = 0; g < f[d].count; g++)
                 SFX(ntt_cpu_fused_tree)(R + g * f[d].len, A + g * f[d].len, f[d].len,
                                         f[d].first + g, M);
-            for (unsigned k = d; k-- > 0;) SFX(sweep_par)(R, NULL, f[k], M, true);
-            SFX(root)(R, c, n, lc, M->s_mul, M->s1_mul, io64, M, nt, t);
+            for (unsigned k = d; k-- > 1;) SFX(sweep_par)(R, NULL, f[k], M, true);
+            if (d > 0) {
+#pragma omp for schedule(dynamic, 1)
+                for (size_t u = 0; u < nch; u++)
+                    SFX(sweep_root)(R, c, n, lc, f[0].k, u * cols, cols, so, s1o, io64, M);
+            } else {
+                SFX(root)(R, c, n, lc, so, s1o, io64, M, nt, t);
+            }
         }
     }
     return bad ? NTT_ERANGE : NTT_OK;
