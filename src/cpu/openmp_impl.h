@@ -11,7 +11,8 @@
  * remaining levels, no barrier).
  * The inverse mirrors it; a product runs both with the leaves of b's
  * forward, the pointwise product and the inverse's leaves fused, as the
- * serial path does.
+ * serial path does, and its first sweep fused with the load of the
+ * operands, its last with the output (see load_sweep).
  */
 
 /* Nodes first .. first+count-1, each of length len, contiguous from a; k:
