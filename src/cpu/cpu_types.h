@@ -84,11 +84,11 @@ typedef struct SFX(kern) {
        speed up), with its range check. */
     bool (*load_top)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
                      size_t j1, const SFX(mod) *M);
-    /* Optional: load_top for len <= n/2, the values multiplied by s on
-       the way.  Polymul loads one operand of a cyclic
-       product so, with its scale s_mul, and gives the root kernel scale one:
-       a multiplication per input of the half-length operand instead of one
-       per output.  Returns whether an input is >= p, as load_top. */
+    /* Optional: load_top for len <= n/2, the values multiplied by s on the
+       way.  Polymul loads one operand of a cyclic product so, with its
+       scale s_mul, and gives the root kernel scale one: a multiplication
+       per input of the half-length operand instead of one per output.
+       Returns whether an input is >= p, as load_top. */
     bool (*load_top_scaled)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
                             size_t j1, SFX(tw) s, const SFX(mod) *M);
     /* Lazy product for polymul: a, b in [0, 4p) -> a*b*F in [0, 2p). */

@@ -144,10 +144,11 @@ static bool SFX(load_sweep)(T *x, const void *src, bool src64, size_t len, size_
     size_t L;
     const size_t nc = ntt_cpu_root_children(n, &L), s = L >> (2 * k);
     bool bad = false;
+    bool (*load)(T *, const void *, bool, size_t, size_t, size_t, size_t, const SFX(mod) *) =
+        K->load_top ? K->load_top : SFX(ntt_cpu_load_top);
     for (size_t r = j0; r < L; r += s)
         bad |= sc ? K->load_top_scaled(x, src, src64, len, n, r, r + c, *sc, M)
-                  : (K->load_top ? K->load_top : SFX(ntt_cpu_load_top))(x, src, src64, len, n, r,
-                                                                       r + c, M);
+                  : load(x, src, src64, len, n, r, r + c, M);
     for (size_t g = 0; g < nc; g++) SFX(ntt_cpu_fwd_cols)(x + g * L, L, nc + g, k, j0, c, M);
     return bad;
 }
@@ -191,10 +192,10 @@ static ntt_status SFX(polymul_par)(const ntt_plan *plan, void *c, size_t lc, con
 #pragma omp for schedule(dynamic, 1)
             for (size_t u = 0; u < (R != A ? 2 : 1) * nch; u++) {
                 const size_t j0 = (u % nch) * cols;
-                const bool mine = u < nch ? SFX(load_sweep)(A, a, io64, la, n, f[0].k, j0, cols,
-                                                                 pre ? &M->s_mul : NULL, M)
-                                          : SFX(load_sweep)(R, b, io64, lb, n, f[0].k, j0, cols,
-                                                                 NULL, M);
+                const bool mine =
+                    u < nch ? SFX(load_sweep)(A, a, io64, la, n, f[0].k, j0, cols,
+                                              pre ? &M->s_mul : NULL, M)
+                            : SFX(load_sweep)(R, b, io64, lb, n, f[0].k, j0, cols, NULL, M);
                 if (mine) {
 #pragma omp atomic write
                     bad = true;
