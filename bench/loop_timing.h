@@ -1,8 +1,11 @@
-/* The clock and the sort order of bench/product_loop.c and bench/product_ab.c,
-   standalone programs built by hand (their comments give the commands). */
+/* The clock and the sort order of bench/product_loop.c, bench/thread_loop.c
+   and bench/product_ab.c, standalone programs built by hand (their comments
+   give the commands), and the operands of the first two. */
 #ifndef NTT_BENCH_LOOP_TIMING_H
 #define NTT_BENCH_LOOP_TIMING_H
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 
 static inline double now(void)
@@ -17,6 +20,16 @@ static inline int cmp(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
+}
+
+/* x[0..n), y[0..n): the same pseudo-random values below p in every run. */
+static inline void random_operands(uint64_t *x, uint64_t *y, size_t n, uint64_t p)
+{
+    srand(1);
+    for (size_t i = 0; i < n; i++) {
+        x[i] = ((uint64_t)rand() << 31 ^ (uint64_t)rand()) % p;
+        y[i] = ((uint64_t)rand() << 31 ^ (uint64_t)rand()) % p;
+    }
 }
 
 #endif

@@ -33,11 +33,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "out of memory\n");
         return 1;
     }
-    srand(1);
-    for (size_t i = 0; i < n; i++) {
-        x[i] = ((uint64_t)rand() << 31 ^ (uint64_t)rand()) % p;
-        y[i] = ((uint64_t)rand() << 31 ^ (uint64_t)rand()) % p;
-    }
+    random_operands(x, y, n, p);
     ntt_status s = ntt_polymul_mod(ref, x, n, y, n, p, NTT_BACKEND_AVX512);
     if (s == NTT_EUNSUPPORTED) s = ntt_polymul_mod(ref, x, n, y, n, p, NTT_BACKEND_AVX2);
     if (s != NTT_OK) {
