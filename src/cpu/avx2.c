@@ -243,9 +243,6 @@ NTT_INLINE void inv_smallv(uint32_t *a, size_t L, size_t i, const mod_u32 *M, co
    stores: far larger than the caches, they would only be read in first
    (a read for ownership per line: a third of the pass's memory traffic). */
 static const size_t kStreamBytes = (size_t)32 << 20;
-/* Except a load_top of fewer columns than this: a chunk of a sweep's
-   columns (at most 16 Ki), swept next while it sits in L2. */
-static const size_t kStreamCols = (size_t)1 << 17;
 
 /* The product's first and last passes (load_top, inv_root) read the
    caller's inputs and write its output, cold or in L3, through two to four
@@ -507,7 +504,10 @@ NTT_INLINE bool load_topv(uint32_t *dst, const void *src, bool src64, size_t len
     const vcst C = vcst_of(M);
     const vtw S = tw_scalar(s);
     const size_t h = n / 2;
-    const int nt = n * 4 >= kStreamBytes && j1 - j0 >= kStreamCols && ((uintptr_t)dst & 31) == 0;
+    /* By the bytes this call writes (the range in every segment of the
+       span): a chunk of a sweep's columns stays cached for the sweep. */
+    const int nt = (j1 - j0) * (n / ntt_cpu_root_span(n)) * 4 >= kStreamBytes &&
+                   ((uintptr_t)dst & 31) == 0;
     if (ntt_log2(n) & 1) {
         for (size_t j = j0; j < j1; j += 8) {
             V x = j < len ? load_src(src, src64, j, len, &k) : _mm256_setzero_si256();

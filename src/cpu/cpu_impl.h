@@ -163,12 +163,12 @@ bool SFX(ntt_cpu_prescale)(const SFX(mod) *M, bool two, size_t la, size_t n)
     return M->K->load_top_scaled && two && M->cyclic && la <= n / 2;
 }
 
-/* The kernels' load_top, else the generic one, over the whole span. */
-static bool SFX(load_top)(T *dst, const void *src, bool src64, size_t len, size_t n,
-                          const SFX(mod) *M)
+bool SFX(ntt_cpu_load_part)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
+                            size_t j1, const SFX(tw) *sc, const SFX(mod) *M)
 {
-    return (M->K->load_top ? M->K->load_top : SFX(ntt_cpu_load_top))(dst, src, src64, len, n, 0,
-                                                                     ntt_cpu_root_span(n), M);
+    const SFX(kern) *K = M->K;
+    if (sc) return K->load_top_scaled(dst, src, src64, len, n, j0, j1, *sc, M);
+    return (K->load_top ? K->load_top : SFX(ntt_cpu_load_top))(dst, src, src64, len, n, j0, j1, M);
 }
 
 void SFX(ntt_cpu_fused_tree)(T *b, T *a, size_t L, size_t i, const SFX(mod) *M)
@@ -433,13 +433,13 @@ ntt_status SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, c
     T *R = b == a && lb == la ? A : B;
     const bool pre = SFX(ntt_cpu_prescale)(M, R != A, la, n);
     const SFX(tw) so = pre ? M->one : M->s_mul, s1o = pre ? M->one : M->s1_mul;
-    bool bad = pre ? K->load_top_scaled(A, a, io64, la, n, 0, ntt_cpu_root_span(n), M->s_mul, M)
-                   : SFX(load_top)(A, a, io64, la, n, M);
-    if (R != A) bad |= SFX(load_top)(B, b, io64, lb, n, M);
+    const size_t span = ntt_cpu_root_span(n);
+    bool bad = SFX(ntt_cpu_load_part)(A, a, io64, la, n, 0, span, pre ? &M->s_mul : NULL, M);
+    if (R != A) bad |= SFX(ntt_cpu_load_part)(B, b, io64, lb, n, 0, span, NULL, M);
     if (bad) return NTT_ERANGE;
     size_t L, nc = ntt_cpu_root_children(n, &L);
     for (size_t g = 0; g < nc; g++) SFX(ntt_cpu_fused_tree)(R + g * L, A + g * L, L, nc + g, M);
     if (nc == 0) K->pointwise(R, R, A, n, M);
-    (io64 ? K->inv_root64 : K->inv_root)(R, c, n, lc, 0, ntt_cpu_root_span(n), so, s1o, M);
+    (io64 ? K->inv_root64 : K->inv_root)(R, c, n, lc, 0, span, so, s1o, M);
     return NTT_OK;
 }

@@ -150,6 +150,12 @@ void SFX(ntt_cpu_fused_tree)(T *b, T *a, size_t L, size_t i, const SFX(mod) *M);
 /* Whether a product of two operands (two: b is not a) loads a, of length
    la, with kern.load_top_scaled and s_mul, and so scales its output by one. */
 bool SFX(ntt_cpu_prescale)(const SFX(mod) *M, bool two, size_t la, size_t n);
+/* The positions [j0, j1) of the root span loaded as ntt_cpu_load_top does,
+   by the kernels' load_top where they have one, or times *sc on the way by
+   kern.load_top_scaled unless sc is NULL (only where ntt_cpu_prescale
+   says so).  Returns whether an input is >= p. */
+bool SFX(ntt_cpu_load_part)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
+                            size_t j1, const SFX(tw) *sc, const SFX(mod) *M);
 /* Inverse of the whole array except the root level(s) that inv_root does;
    perm: the input is in the kernels' own order. */
 void SFX(ntt_cpu_inv_below_root)(T *a, size_t n, const SFX(mod) *M, bool perm);

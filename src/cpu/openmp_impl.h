@@ -131,8 +131,7 @@ static void SFX(inverse_par)(const ntt_plan *plan, T *a, const SFX(mod) *M, int 
 
 /* A product's first sweep (k steps over each root child; see
    ntt_cpu_root_children) fused with the load: for the chunk [j0, j0 + c) of
-   its columns, the chunk's rows loaded into x (as ntt_cpu_load_top; times
-   *sc on the way unless sc is NULL, see kern.load_top_scaled), then swept
+   its columns, the chunk's rows loaded into x (ntt_cpu_load_part), then swept
    while they sit in L2, so the operand is not written to memory and read
    back between the two (the serial path, depth first below the root,
    keeps a root child's data in L3 instead, and measured faster on one
@@ -140,15 +139,11 @@ static void SFX(inverse_par)(const ntt_plan *plan, T *a, const SFX(mod) *M, int 
 static bool SFX(load_sweep)(T *x, const void *src, bool src64, size_t len, size_t n, unsigned k,
                             size_t j0, size_t c, const SFX(tw) *sc, const SFX(mod) *M)
 {
-    const SFX(kern) *K = M->K;
     size_t L;
     const size_t nc = ntt_cpu_root_children(n, &L), s = L >> (2 * k);
     bool bad = false;
-    bool (*load)(T *, const void *, bool, size_t, size_t, size_t, size_t, const SFX(mod) *) =
-        K->load_top ? K->load_top : SFX(ntt_cpu_load_top);
     for (size_t r = j0; r < L; r += s)
-        bad |= sc ? K->load_top_scaled(x, src, src64, len, n, r, r + c, *sc, M)
-                  : load(x, src, src64, len, n, r, r + c, M);
+        bad |= SFX(ntt_cpu_load_part)(x, src, src64, len, n, r, r + c, sc, M);
     for (size_t g = 0; g < nc; g++) SFX(ntt_cpu_fwd_cols)(x + g * L, L, nc + g, k, j0, c, M);
     return bad;
 }
@@ -171,10 +166,7 @@ static ntt_status SFX(polymul_par)(const ntt_plan *plan, void *c, size_t lc, con
                                    size_t la, const void *b, size_t lb, bool io64,
                                    const SFX(mod) *M, T *ws, int nt)
 {
-    const SFX(kern) *K = M->K;
     const size_t n = plan->n, span = ntt_cpu_root_span(n);
-    bool (*load)(T *, const void *, bool, size_t, size_t, size_t, size_t, const SFX(mod) *) =
-        K->load_top ? K->load_top : SFX(ntt_cpu_load_top);
     T *A = ws, *R = b == a && lb == la ? ws : ws + n; /* a square transforms a only */
     const bool pre = SFX(ntt_cpu_prescale)(M, R != A, la, n);
     const SFX(tw) so = pre ? M->one : M->s_mul, s1o = pre ? M->one : M->s1_mul;
@@ -205,9 +197,9 @@ static ntt_status SFX(polymul_par)(const ntt_plan *plan, void *c, size_t lc, con
             size_t j0, j1;
             ntt_omp_share(span, nt, t, &j0, &j1);
             if (j0 < j1) {
-                bool mine = pre ? K->load_top_scaled(A, a, io64, la, n, j0, j1, M->s_mul, M)
-                                : load(A, a, io64, la, n, j0, j1, M);
-                if (R != A) mine |= load(R, b, io64, lb, n, j0, j1, M);
+                bool mine = SFX(ntt_cpu_load_part)(A, a, io64, la, n, j0, j1,
+                                                   pre ? &M->s_mul : NULL, M);
+                if (R != A) mine |= SFX(ntt_cpu_load_part)(R, b, io64, lb, n, j0, j1, NULL, M);
                 if (mine) {
 #pragma omp atomic write
                     bad = true;
