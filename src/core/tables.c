@@ -42,6 +42,31 @@ static uint64_t root_of_order(uint64_t p, uint64_t N)
     return 0;
 }
 
+/* z[k] = g^brv_D(k) for k < len = 2^D: brv_D(h + k) = brv_D(k) + len/2h for
+   k < h, so each half is the one before it times g^(len/2h). */
+static void brv_powers(uint64_t *z, size_t len, uint64_t g, uint64_t p)
+{
+    uint64_t sq[64]; /* g^(2^i) */
+    unsigned D = ntt_log2(len);
+    for (unsigned i = 0; i < D; i++, g = ntt_mulmod_slow(g, g, p)) sq[i] = g;
+    z[0] = 1;
+    for (size_t h = 1; h < len; h <<= 1) {
+        const uint64_t w = sq[--D], wq = ntt_shoup_pre64(w, p);
+        for (size_t k = 0; k < h; k++) z[h + k] = ntt_csub64(ntt_shoup64(z[k], w, wq, p), p);
+    }
+}
+
+/* dst[k] = c src[k] for k < len; dst == src allowed. */
+static void scale_copy(uint64_t *dst, const uint64_t *src, size_t len, uint64_t c, uint64_t p)
+{
+    if (c == 1) {
+        memmove(dst, src, len * sizeof *dst);
+        return;
+    }
+    const uint64_t cq = ntt_shoup_pre64(c, p);
+    for (size_t k = 0; k < len; k++) dst[k] = ntt_csub64(ntt_shoup64(src[k], c, cq, p), p);
+}
+
 ntt_status ntt_modulus_init(ntt_modulus *m, uint64_t p, size_t n, ntt_width width,
                             unsigned flags)
 {
@@ -54,41 +79,33 @@ ntt_status ntt_modulus_init(ntt_modulus *m, uint64_t p, size_t n, ntt_width widt
     const uint64_t r = root_of_order(p, N);
     if (r == 0) return NTT_EMODULUS;
 
-    /* Node m+k at level m (m = 2^d) has exponent t = (e0 + N*brv_d(k)) / (2m)
-       with e0 = 0 (cyclic) or N/2 (negacyclic); every t is < N/2, so one
-       table of r^j, j < N/2, serves both directions: r^-t = -r^(N/2 - t). */
-    const size_t half = (size_t)(N / 2);
-    uint64_t *pw = malloc(half * sizeof *pw);
+    /* Node lvl+k at level lvl = 2^d has exponent t = (e0 + N*brv_d(k)) / (2 lvl)
+       with e0 = 0 (cyclic) or N/2 (negacyclic): w[lvl + k] = c_d u_d^brv_d(k)
+       with u_d = r^(N / 2lvl), c_d = r^(e0 / 2lvl).  As brv_d(k) 2^(D-d) =
+       brv_D(k) for k < 2^d, u_d^brv_d(k) = g^brv_D(k) with g = u_D (D: the
+       top level): every level's table is c_d times a prefix of the top
+       level's z[k] = g^brv_D(k), which brv_powers builds in sequential
+       passes (a table of r^j read in bit-reversed order cost a cache miss
+       per entry, seconds at 2^25). */
     m->w = malloc(n * sizeof *m->w);
     m->winv = malloc(n * sizeof *m->winv);
-    if (!pw || !m->w || !m->winv) {
-        free(pw);
+    if (!m->w || !m->winv) {
         ntt_modulus_free(m);
         return NTT_ENOMEM;
     }
-    const uint64_t rq = ntt_shoup_pre64(r, p);
-    pw[0] = 1;
-    for (size_t j = 1; j < half; j++) pw[j] = ntt_csub64(ntt_shoup64(pw[j - 1], r, rq, p), p);
-
-    const uint64_t e0 = nega ? N / 2 : 0;
     m->w[0] = m->winv[0] = 0; /* unused */
-    unsigned d = 0;
-    for (size_t lvl = 1; lvl < n; lvl <<= 1, d++) {
-        /* r runs through brv_d(k) by a reversed-order increment. */
-        size_t rv = 0;
-        for (size_t k = 0; k < lvl; k++) {
-            const uint64_t t = (e0 + N * (uint64_t)rv) >> (d + 1);
-            m->w[lvl + k] = pw[t];
-            m->winv[lvl + k] = t == 0 ? 1 : p - pw[half - t];
-            size_t bit = lvl >> 1;
-            while (rv & bit) {
-                rv ^= bit;
-                bit >>= 1;
-            }
-            rv |= bit;
+    if (n >= 2) {
+        const size_t top = n / 2;
+        const uint64_t e0 = nega ? N / 2 : 0, g = ntt_powmod(r, N / n, p);
+        brv_powers(m->w + top, top, g, p);
+        brv_powers(m->winv + top, top, ntt_powmod(g, N - 1, p), p);
+        /* Top level last: the lower ones read its unscaled prefix. */
+        for (size_t lvl = 1; lvl <= top; lvl <<= 1) {
+            const uint64_t t = e0 / (2 * lvl), c = ntt_powmod(r, t, p);
+            scale_copy(m->w + lvl, m->w + top, lvl, c, p);
+            scale_copy(m->winv + lvl, m->winv + top, lvl, ntt_powmod(r, (N - t) % N, p), p);
         }
     }
-    free(pw);
 
     m->p = p;
     m->root = r;
