@@ -21,7 +21,9 @@
  * forward output is in bit-reversed order.
  */
 
-/* The canonical tables of one modulus, shared by all backends. */
+/* The canonical tables of one modulus, shared by all backends.  w and winv
+   exist only while the backend's plan_init runs (it builds its own tables
+   from them); ntt_plan_create frees them after, 16n bytes per modulus. */
 typedef struct ntt_modulus {
     uint64_t p;
     uint64_t root;   /* r, of order n (cyclic) or 2n (negacyclic) */

@@ -77,6 +77,7 @@ ntt_status ntt_plan_create_rns(ntt_plan **out, size_t n, const uint64_t *moduli,
         ntt_plan_destroy(plan);
         return s;
     }
+    for (size_t i = 0; i < count; i++) ntt_modulus_free(&plan->mod[i]);
     *out = plan;
     return NTT_OK;
 }
