@@ -483,26 +483,18 @@ NTT_INLINE V load_src(const void *src, bool src64, size_t j, size_t len, vchk *k
     return x;
 }
 
-/* The twiddle of value v (< p) for kind. */
-NTT_INLINE tw_u32 tw_of(uint64_t v, uint32_t p, const int kind)
-{
-    tw_u32 t = {(uint32_t)v, (uint32_t)(kind == NTT_MODMUL_SHOUP ? (v << 32) / p : (v << 32) % p)};
-    return t;
-}
-
 /* kern.load_top for len <= n/2, n >= 256: one pass writes both copies of
    the zero-padded root level and, when log2 n is even, does the level of
    nodes 2 and 3 on the way (inputs below p need no reduction first).  sc:
-   kern.load_top_scaled, the inputs times s (the y side through the
-   twiddles s w2, s w3).  Returns whether an input is >= p. */
+   kern.load_top_scaled, the inputs times s_mul (the y side through the
+   plan's twiddles s_mul w2, s_mul w3).  Returns whether an input is >= p. */
 NTT_INLINE bool load_topv(uint32_t *dst, const void *src, bool src64, size_t len, size_t n,
-                          size_t j0, size_t j1, const mod_u32 *M, const int kind, const int sc,
-                          tw_u32 s)
+                          size_t j0, size_t j1, const mod_u32 *M, const int kind, const int sc)
 {
     if (len > n / 2) return ntt_cpu_load_top_u32(dst, src, src64, len, n, j0, j1, M);
     vchk k = chk_init();
     const vcst C = vcst_of(M);
-    const vtw S = tw_scalar(s);
+    const vtw S = tw_scalar(M->s_mul);
     const size_t h = n / 2;
     /* By the bytes this call writes (the range in every segment of the
        span): a chunk of a sweep's columns stays cached for the sweep. */
@@ -519,9 +511,8 @@ NTT_INLINE bool load_topv(uint32_t *dst, const void *src, bool src64, size_t len
         return chk_bad(k, M->c.p);
     }
     const size_t q = n / 4;
-    const uint32_t p = M->c.p;
-    const vtw w2 = sc ? tw_scalar(tw_of((uint64_t)s.w * M->fw[2] % p, p, kind)) : tw_bcast(M->fw, M->fwx, 2);
-    const vtw w3 = sc ? tw_scalar(tw_of((uint64_t)s.w * M->fw[3] % p, p, kind)) : tw_bcast(M->fw, M->fwx, 3);
+    const vtw w2 = sc ? tw_scalar(M->s_mul_w2) : tw_bcast(M->fw, M->fwx, 2);
+    const vtw w3 = sc ? tw_scalar(M->s_mul_w3) : tw_bcast(M->fw, M->fwx, 3);
     const bool one = M->cyclic && !sc;
     for (size_t j = j0; j < j1; j += 8) {
         V x = j < len ? load_src(src, src64, j, len, &k) : _mm256_setzero_si256();
@@ -578,11 +569,10 @@ static void arrange16(mod_u32 *M, size_t n) { arrange_v(M, n, 16); }
     { inv_rootv(a, o, n, lc, j0, j1, s, s1, M, K, 1); }                                     \
     static bool load_top_##NAME(uint32_t *d, const void *s, bool s64, size_t len, size_t n,  \
                                 size_t j0, size_t j1, const mod_u32 *M)                      \
-    { return load_topv(d, s, s64, len, n, j0, j1, M, K, 0, M->one); }                       \
+    { return load_topv(d, s, s64, len, n, j0, j1, M, K, 0); }                               \
     static bool load_top_scaled_##NAME(uint32_t *d, const void *s, bool s64, size_t len,     \
-                                       size_t n, size_t j0, size_t j1, tw_u32 sc,            \
-                                       const mod_u32 *M)                                     \
-    { return load_topv(d, s, s64, len, n, j0, j1, M, K, 1, sc); }                           \
+                                       size_t n, size_t j0, size_t j1, const mod_u32 *M)     \
+    { return load_topv(d, s, s64, len, n, j0, j1, M, K, 1); }                               \
     static void pointwise_full_##NAME(uint32_t *c, const uint32_t *a, const uint32_t *b,     \
                                       size_t len, const mod_u32 *M)                          \
     { pointwise_fullv(c, a, b, len, M, K); }

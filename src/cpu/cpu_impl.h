@@ -164,10 +164,10 @@ bool SFX(ntt_cpu_prescale)(const SFX(mod) *M, bool two, size_t la, size_t n)
 }
 
 bool SFX(ntt_cpu_load_part)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
-                            size_t j1, const SFX(tw) *sc, const SFX(mod) *M)
+                            size_t j1, bool scaled, const SFX(mod) *M)
 {
     const SFX(kern) *K = M->K;
-    if (sc) return K->load_top_scaled(dst, src, src64, len, n, j0, j1, *sc, M);
+    if (scaled) return K->load_top_scaled(dst, src, src64, len, n, j0, j1, M);
     return (K->load_top ? K->load_top : SFX(ntt_cpu_load_top))(dst, src, src64, len, n, j0, j1, M);
 }
 
@@ -347,6 +347,10 @@ ntt_status SFX(ntt_cpu_mod_init)(SFX(mod) *M, const ntt_modulus *cm, size_t n, n
     M->s1_inv = SFX(make_tw)(ntt_mulmod_slow(s, w1, p), &X, kind);
     M->s_mul = SFX(make_tw)(sm, &X, kind);
     M->s1_mul = SFX(make_tw)(ntt_mulmod_slow(sm, w1, p), &X, kind);
+    if (n >= 4) {
+        M->s_mul_w2 = SFX(make_tw)(ntt_mulmod_slow(sm, cm->w[2], p), &X, kind);
+        M->s_mul_w3 = SFX(make_tw)(ntt_mulmod_slow(sm, cm->w[3], p), &X, kind);
+    }
     M->fix = SFX(make_tw)(finv, &X, kind);
     M->one = SFX(make_tw)(1 % p, &X, kind);
     return NTT_OK;
@@ -434,8 +438,8 @@ ntt_status SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, c
     const bool pre = SFX(ntt_cpu_prescale)(M, R != A, la, n);
     const SFX(tw) so = pre ? M->one : M->s_mul, s1o = pre ? M->one : M->s1_mul;
     const size_t span = ntt_cpu_root_span(n);
-    bool bad = SFX(ntt_cpu_load_part)(A, a, io64, la, n, 0, span, pre ? &M->s_mul : NULL, M);
-    if (R != A) bad |= SFX(ntt_cpu_load_part)(B, b, io64, lb, n, 0, span, NULL, M);
+    bool bad = SFX(ntt_cpu_load_part)(A, a, io64, la, n, 0, span, pre, M);
+    if (R != A) bad |= SFX(ntt_cpu_load_part)(B, b, io64, lb, n, 0, span, false, M);
     if (bad) return NTT_ERANGE;
     size_t L, nc = ntt_cpu_root_children(n, &L);
     for (size_t g = 0; g < nc; g++) SFX(ntt_cpu_fused_tree)(R + g * L, A + g * L, L, nc + g, M);

@@ -35,6 +35,8 @@ typedef struct SFX(mod) {
     SFX(tw) s_mul, s1_mul;   /* the same times F^-1: polymul (see mul2) */
     SFX(tw) fix;             /* F^-1: public pointwise */
     SFX(tw) one;             /* 1: polymul's root scale after load_top_scaled */
+    SFX(tw) s_mul_w2, s_mul_w3; /* s_mul w[2], s_mul w[3] (n >= 4): load_top_scaled's
+                                   level of nodes 2, 3, made once per plan */
     bool cyclic;             /* node 2^k has twiddle 1 */
     T root;                  /* root used by the baseline variant */
     const struct SFX(kern) *K; /* the kernels that run this modulus */
@@ -84,13 +86,13 @@ typedef struct SFX(kern) {
        speed up), with its range check. */
     bool (*load_top)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
                      size_t j1, const SFX(mod) *M);
-    /* Optional: load_top for len <= n/2, the values multiplied by s on the
-       way.  Polymul loads one operand of a cyclic product so, with its
-       scale s_mul, and gives the root kernel scale one: a multiplication
-       per input of the half-length operand instead of one per output.
-       Returns whether an input is >= p, as load_top. */
+    /* Optional: load_top for len <= n/2, the values multiplied by s_mul on
+       the way.  Polymul loads one operand of a cyclic product so and gives
+       the root kernel scale one: a multiplication per input of the
+       half-length operand instead of one per output.  Returns whether an
+       input is >= p, as load_top. */
     bool (*load_top_scaled)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
-                            size_t j1, SFX(tw) s, const SFX(mod) *M);
+                            size_t j1, const SFX(mod) *M);
     /* Lazy product for polymul: a, b in [0, 4p) -> a*b*F in [0, 2p). */
     void (*pointwise)(T *c, const T *a, const T *b, size_t len, const SFX(mod) *M);
     /* Public product: a, b in [0, p) -> a*b in [0, p). */
@@ -151,11 +153,11 @@ void SFX(ntt_cpu_fused_tree)(T *b, T *a, size_t L, size_t i, const SFX(mod) *M);
    la, with kern.load_top_scaled and s_mul, and so scales its output by one. */
 bool SFX(ntt_cpu_prescale)(const SFX(mod) *M, bool two, size_t la, size_t n);
 /* The positions [j0, j1) of the root span loaded as ntt_cpu_load_top does,
-   by the kernels' load_top where they have one, or times *sc on the way by
-   kern.load_top_scaled unless sc is NULL (only where ntt_cpu_prescale
-   says so).  Returns whether an input is >= p. */
+   by the kernels' load_top where they have one, or, when scaled (only where
+   ntt_cpu_prescale says so), times s_mul on the way by
+   kern.load_top_scaled.  Returns whether an input is >= p. */
 bool SFX(ntt_cpu_load_part)(T *dst, const void *src, bool src64, size_t len, size_t n, size_t j0,
-                            size_t j1, const SFX(tw) *sc, const SFX(mod) *M);
+                            size_t j1, bool scaled, const SFX(mod) *M);
 /* Inverse of the whole array except the root level(s) that inv_root does;
    perm: the input is in the kernels' own order. */
 void SFX(ntt_cpu_inv_below_root)(T *a, size_t n, const SFX(mod) *M, bool perm);

@@ -22,6 +22,13 @@ static void ntt_omp_share(size_t total, int nt, int t, size_t *b, size_t *e)
     *e = ue * 16 < total ? ue * 16 : total;
 }
 
+/* *f = true, as threads share f (an input found >= p). */
+static void ntt_omp_flag(bool *f)
+{
+#pragma omp atomic write
+    *f = true;
+}
+
 /* Sweeps in a frontier plan: at most one per two levels of a 2^63 array. */
 #define OMP_MAX_SWEEPS 32
 

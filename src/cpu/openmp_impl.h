@@ -137,13 +137,13 @@ static void SFX(inverse_par)(const ntt_plan *plan, T *a, const SFX(mod) *M, int 
    keeps a root child's data in L3 instead, and measured faster on one
    core so).  Returns whether an input is >= p. */
 static bool SFX(load_sweep)(T *x, const void *src, bool src64, size_t len, size_t n, unsigned k,
-                            size_t j0, size_t c, const SFX(tw) *sc, const SFX(mod) *M)
+                            size_t j0, size_t c, bool scaled, const SFX(mod) *M)
 {
     size_t L;
     const size_t nc = ntt_cpu_root_children(n, &L), s = L >> (2 * k);
     bool bad = false;
     for (size_t r = j0; r < L; r += s)
-        bad |= SFX(ntt_cpu_load_part)(x, src, src64, len, n, r, r + c, sc, M);
+        bad |= SFX(ntt_cpu_load_part)(x, src, src64, len, n, r, r + c, scaled, M);
     for (size_t g = 0; g < nc; g++) SFX(ntt_cpu_fwd_cols)(x + g * L, L, nc + g, k, j0, c, M);
     return bad;
 }
@@ -185,25 +185,17 @@ static ntt_status SFX(polymul_par)(const ntt_plan *plan, void *c, size_t lc, con
             for (size_t u = 0; u < (R != A ? 2 : 1) * nch; u++) {
                 const size_t j0 = (u % nch) * cols;
                 const bool mine =
-                    u < nch ? SFX(load_sweep)(A, a, io64, la, n, f[0].k, j0, cols,
-                                              pre ? &M->s_mul : NULL, M)
-                            : SFX(load_sweep)(R, b, io64, lb, n, f[0].k, j0, cols, NULL, M);
-                if (mine) {
-#pragma omp atomic write
-                    bad = true;
-                }
+                    u < nch ? SFX(load_sweep)(A, a, io64, la, n, f[0].k, j0, cols, pre, M)
+                            : SFX(load_sweep)(R, b, io64, lb, n, f[0].k, j0, cols, false, M);
+                if (mine) ntt_omp_flag(&bad);
             }
         } else {
             size_t j0, j1;
             ntt_omp_share(span, nt, t, &j0, &j1);
             if (j0 < j1) {
-                bool mine = SFX(ntt_cpu_load_part)(A, a, io64, la, n, j0, j1,
-                                                   pre ? &M->s_mul : NULL, M);
-                if (R != A) mine |= SFX(ntt_cpu_load_part)(R, b, io64, lb, n, j0, j1, NULL, M);
-                if (mine) {
-#pragma omp atomic write
-                    bad = true;
-                }
+                bool mine = SFX(ntt_cpu_load_part)(A, a, io64, la, n, j0, j1, pre, M);
+                if (R != A) mine |= SFX(ntt_cpu_load_part)(R, b, io64, lb, n, j0, j1, false, M);
+                if (mine) ntt_omp_flag(&bad);
             }
 #pragma omp barrier
         }
