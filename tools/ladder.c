@@ -314,6 +314,8 @@ typedef struct {
     job *js;
     int nj;
     double others_s, steal_s; /* see usage; < 0: unknown */
+    int read_threads;         /* the table's most threads; 0: no threaded row */
+    double read1, readt;      /* read GB/s right after it, on 1 and read_threads */
 } table;
 
 typedef struct {
@@ -342,8 +344,22 @@ static int keep(tables *ts, const char *section, const char *op, size_t n, uint6
         ts->cap = cap;
     }
     table *t = &ts->t[ts->nt++];
-    *t = (table){section, op, n, p, js, nj, 0, 0};
+    *t = (table){section, op, n, p, js, nj, 0, 0, 0, 0, 0};
     interference(u0, &t->others_s, &t->steal_s);
+    /* The machine's read bandwidth on one thread and on the table's most,
+       measured again after each table with threaded rows: a shared host
+       changes it, so a reader can tell which tables ran in which state (on
+       the 2-vCPU VM, spells where two threads read 1.8-2x as fast as one
+       instead of about 1.3x came with two-thread products 1.7 times
+       slower; memcpy did not tell the two states apart). */
+    for (int k = 0; k < nj; k++)
+        if (js[k].threads > t->read_threads) t->read_threads = js[k].threads;
+    if (t->read_threads > 1) {
+        t->read1 = sysinfo_read_gbps_threads((size_t)128 << 20, 1);
+        t->readt = sysinfo_read_gbps_threads((size_t)128 << 20, t->read_threads);
+        printf("  (memory read after the table: %.1f GB/s on 1 thread, %.1f GB/s on %d)\n",
+               t->read1, t->readt, t->read_threads);
+    }
     return 0;
 }
 
@@ -372,7 +388,8 @@ static int emit_json(FILE *f, void *ctxp)
                "of the same row; sweep and scaling as ladder; threads as listed (0: "
                "single-thread backend); pinning only as omp_proc_bind and omp_places say; "
                "others_cpu_s and steal_s: CPU time other processes used and hypervisor steal "
-               "while the table ran\",\n");
+               "while the table ran; read_gbps_after: a 128 MiB buffer summed by 1 and by the "
+               "table's most threads, median of 7 passes, right after a table with threaded rows\",\n");
     fprintf(f, "  \"omp_proc_bind\": ");
     cli_json_string(f, getenv("OMP_PROC_BIND") ? getenv("OMP_PROC_BIND") : "");
     fprintf(f, ",\n  \"omp_places\": ");
@@ -394,8 +411,13 @@ static int emit_json(FILE *f, void *ctxp)
     for (int i = 0; i < x->ts->nt; i++) {
         const table *t = &x->ts->t[i];
         fprintf(f, "    {\"section\": \"%s\", \"op\": \"%s\", \"n\": %zu, \"p\": %llu, "
-                   "\"others_cpu_s\": %.2f, \"steal_s\": %.2f, \"rows\": [\n",
+                   "\"others_cpu_s\": %.2f, \"steal_s\": %.2f, ",
                 t->section, t->op, t->n, (unsigned long long)t->p, t->others_s, t->steal_s);
+        if (t->read_threads > 1)
+            fprintf(f, "\"read_gbps_after\": [{\"threads\": 1, \"gbps\": %.2f}, "
+                       "{\"threads\": %d, \"gbps\": %.2f}], ",
+                    t->read1, t->read_threads, t->readt);
+        fprintf(f, "\"rows\": [\n");
         json_jobs(f, t->js, t->nj, "      ");
         fprintf(f, "    ]}%s\n", i + 1 < x->ts->nt ? "," : "");
     }

@@ -74,6 +74,10 @@ const char *build_commit(void);
 void sysinfo_json(FILE *f, const sysinfo *si, const char *indent);
 /* Host memcpy bandwidth over `bytes`-byte buffers, GB/s (read + write). */
 double sysinfo_memcpy_gbps(size_t bytes);
+/* Host read bandwidth, GB/s: the median of 7 passes that sum a buffer of
+   `bytes` split among `threads` OpenMP threads; 0 when the buffer or the
+   threads cannot be had (more than one in a build without OpenMP). */
+double sysinfo_read_gbps_threads(size_t bytes, int threads);
 
 /* ---- timing helpers ---- */
 double now_seconds(void); /* CLOCK_MONOTONIC */
