@@ -63,8 +63,10 @@ int main(int argc, char **argv)
     }
     ntt_plan_destroy(S);
     for (int i = 0; i < rounds; i++) {
-        const double r1 = sysinfo_read_gbps_threads((size_t)128 << 20, 1);
-        const double r2 = sysinfo_read_gbps_threads((size_t)128 << 20, 2);
+        const int th[2] = {1, 2};
+        double g[2];
+        sysinfo_read_gbps((size_t)128 << 20, th, 2, g);
+        const double r1 = g[0], r2 = g[1];
         double t[2];
         for (int k = 0; k < 2; k++) {
             const double t0 = now();
@@ -82,5 +84,11 @@ int main(int argc, char **argv)
     }
     ntt_plan_destroy(P[0]);
     ntt_plan_destroy(P[1]);
+    free(x);
+    free(y);
+    free(a);
+    free(b);
+    free(c);
+    free(r);
     return 0;
 }

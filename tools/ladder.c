@@ -346,19 +346,18 @@ static int keep(tables *ts, const char *section, const char *op, size_t n, uint6
     table *t = &ts->t[ts->nt++];
     *t = (table){section, op, n, p, js, nj, 0, 0, 0, 0, 0};
     interference(u0, &t->others_s, &t->steal_s);
-    /* The machine's read bandwidth on one thread and on the table's most,
-       measured again after each table with threaded rows: a shared host
-       changes it, so a reader can tell which tables ran in which state (on
-       the 2-vCPU VM, spells where two threads read about twice as fast as
-       one, instead of 1.2-1.6x, came with two-thread products 1.7 times
-       slower; memcpy did not tell the two states apart).  Not stated when
-       the probe could not run (read_threads back to 0). */
+    /* The read bandwidth on one thread and on the table's most, after each
+       table with threaded rows: it tells the states of a shared host apart
+       (docs/BENCHMARKING.md).  Not stated when the probe could not run. */
     for (int k = 0; k < nj; k++)
         if (js[k].threads > t->read_threads) t->read_threads = js[k].threads;
     if (t->read_threads > 1) {
-        t->read1 = sysinfo_read_gbps_threads((size_t)128 << 20, 1);
-        t->readt = sysinfo_read_gbps_threads((size_t)128 << 20, t->read_threads);
-        if (t->read1 <= 0 || t->readt <= 0) t->read_threads = 0;
+        const int th[2] = {1, t->read_threads};
+        double g[2];
+        sysinfo_read_gbps((size_t)128 << 20, th, 2, g);
+        t->read1 = g[0];
+        t->readt = g[1];
+        if (g[0] <= 0 || g[1] <= 0) t->read_threads = 0;
     }
     if (t->read_threads > 1)
         printf("  (memory read after the table: %.1f GB/s on 1 thread, %.1f GB/s on %d)\n",

@@ -191,47 +191,51 @@ static uint64_t read_pass(const uint64_t *w, size_t b, size_t e)
     return s;
 }
 
-double sysinfo_read_gbps_threads(size_t bytes, int threads)
+void sysinfo_read_gbps(size_t bytes, const int *threads, int count, double *gbps)
 {
     enum { REPS = 7 };
     const size_t nw = bytes / sizeof(uint64_t);
-    if (nw == 0 || threads < 1) return 0.0;
-#ifndef _OPENMP
-    if (threads > 1) return 0.0;
-#endif
-    uint64_t *w = malloc(nw * sizeof *w);
-    if (!w) return 0.0;
+    for (int c = 0; c < count; c++) gbps[c] = 0.0;
+    uint64_t *w = nw ? malloc(nw * sizeof *w) : NULL;
+    if (!w) return;
     for (size_t i = 0; i < nw; i++) w[i] = i; /* pages touched before timing */
-    double t[REPS];
-    bool all = true;
     /* The sums go somewhere the compiler cannot drop. */
     volatile uint64_t sink = 0;
-    for (int k = 0; k < REPS; k++) {
-        uint64_t s = 0;
-        const double t0 = now_seconds();
-        /* OpenMP threads, placed as the library's are (OMP_PROC_BIND,
-           OMP_PLACES): threads started here would inherit the binding of
-           the calling thread, one CPU under OMP_PROC_BIND=true. */
-#ifdef _OPENMP
-#pragma omp parallel num_threads(threads) reduction(+ : s)
-        {
-            const size_t i = (size_t)omp_get_thread_num(), m = (size_t)omp_get_num_threads();
-            if (m != (size_t)threads) {
-#pragma omp atomic write
-                all = false;
-            }
-            s += read_pass(w, nw * i / m, nw * (i + 1) / m);
-        }
-#else
-        s = read_pass(w, 0, nw);
+    for (int c = 0; c < count; c++) {
+        const int nt = threads[c];
+#ifndef _OPENMP
+        if (nt != 1) continue;
 #endif
-        t[k] = now_seconds() - t0;
-        sink += s;
+        if (nt < 1) continue;
+        double t[REPS];
+        bool all = true;
+        for (int k = 0; k < REPS; k++) {
+            uint64_t s = 0;
+            const double t0 = now_seconds();
+            /* OpenMP threads, placed as the library's are (OMP_PROC_BIND,
+               OMP_PLACES): threads started here would inherit the binding
+               of the calling thread, one CPU under OMP_PROC_BIND=true. */
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt) reduction(+ : s)
+            {
+                const size_t i = (size_t)omp_get_thread_num(), m = (size_t)omp_get_num_threads();
+                if (m != (size_t)nt) {
+#pragma omp atomic write
+                    all = false;
+                }
+                s += read_pass(w, nw * i / m, nw * (i + 1) / m);
+            }
+#else
+            s = read_pass(w, 0, nw);
+#endif
+            t[k] = now_seconds() - t0;
+            sink += s;
+        }
+        qsort(t, REPS, sizeof t[0], cmp_double);
+        if (all && t[REPS / 2] > 0) gbps[c] = (double)(nw * sizeof *w) / t[REPS / 2] / 1e9;
     }
     (void)sink;
     free(w);
-    qsort(t, REPS, sizeof t[0], cmp_double);
-    return all && t[REPS / 2] > 0 ? (double)(nw * sizeof(uint64_t)) / t[REPS / 2] / 1e9 : 0.0;
 }
 
 /* ---- ntt info ------------------------------------------------------------------ */

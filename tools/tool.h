@@ -74,10 +74,11 @@ const char *build_commit(void);
 void sysinfo_json(FILE *f, const sysinfo *si, const char *indent);
 /* Host memcpy bandwidth over `bytes`-byte buffers, GB/s (read + write). */
 double sysinfo_memcpy_gbps(size_t bytes);
-/* Host read bandwidth, GB/s: the median of 7 passes that sum a buffer of
-   `bytes` split among `threads` OpenMP threads; 0 when the buffer or the
-   threads cannot be had (more than one in a build without OpenMP). */
-double sysinfo_read_gbps_threads(size_t bytes, int threads);
+/* Host read bandwidth, GB/s, into gbps[c] for each thread count
+   threads[c]: the median of 7 passes that sum one buffer of `bytes` split
+   among that many OpenMP threads; 0 where the buffer or the threads cannot
+   be had (more than one in a build without OpenMP). */
+void sysinfo_read_gbps(size_t bytes, const int *threads, int count, double *gbps);
 
 /* ---- timing helpers ---- */
 double now_seconds(void); /* CLOCK_MONOTONIC */
