@@ -66,7 +66,6 @@ int main(int argc, char **argv)
         const int th[2] = {1, 2};
         double g[2];
         sysinfo_read_gbps((size_t)128 << 20, th, 2, g);
-        const double r1 = g[0], r2 = g[1];
         double t[2];
         for (int k = 0; k < 2; k++) {
             const double t0 = now();
@@ -78,7 +77,7 @@ int main(int argc, char **argv)
                 return 1;
             }
         }
-        printf("%.1f %.1f %.2f | %.2f %.2f %.2f\n", r1, r2, r2 / r1, t[0] * 1e3, t[1] * 1e3,
+        printf("%.1f %.1f %.2f | %.2f %.2f %.2f\n", g[0], g[1], g[1] / g[0], t[0] * 1e3, t[1] * 1e3,
                t[0] / t[1]);
         fflush(stdout);
     }

@@ -355,13 +355,15 @@ static int keep(tables *ts, const char *section, const char *op, size_t n, uint6
         const int th[2] = {1, t->read_threads};
         double g[2];
         sysinfo_read_gbps((size_t)128 << 20, th, 2, g);
-        t->read1 = g[0];
-        t->readt = g[1];
-        if (g[0] <= 0 || g[1] <= 0) t->read_threads = 0;
+        if (g[0] > 0 && g[1] > 0) {
+            t->read1 = g[0];
+            t->readt = g[1];
+            printf("  (memory read after the table: %.1f GB/s on 1 thread, %.1f GB/s on %d)\n",
+                   g[0], g[1], t->read_threads);
+        } else {
+            t->read_threads = 0;
+        }
     }
-    if (t->read_threads > 1)
-        printf("  (memory read after the table: %.1f GB/s on 1 thread, %.1f GB/s on %d)\n",
-               t->read1, t->readt, t->read_threads);
     return 0;
 }
 
