@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define NTT_VERSION_MAJOR 0
-#define NTT_VERSION_MINOR 1
+#define NTT_VERSION_MINOR 2
 #define NTT_VERSION_PATCH 0
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -57,8 +57,7 @@ typedef enum ntt_status {
                              range, or no root of unity of the needed order */
     NTT_ERANGE = 3,       /* an input coefficient is >= p */
     NTT_ENOMEM = 4,       /* host or device memory exhausted */
-    NTT_EUNSUPPORTED = 5, /* backend not built or not usable on this machine,
-                             or it does not offer the requested variant */
+    NTT_EUNSUPPORTED = 5, /* backend not built or not usable on this machine */
     NTT_EBACKEND = 6,     /* the backend failed at run time (e.g. a CUDA error) */
     NTT_EIO = 7,          /* a file could not be opened, read, written, renamed */
     NTT_EFORMAT = 8       /* malformed input file */
@@ -68,7 +67,7 @@ typedef enum ntt_status {
 NTT_API const char *ntt_status_string(ntt_status s);
 
 /* ------------------------------------------------------------------------ */
-/* Backends, modular multiplication, variants                                 */
+/* Backends and modular multiplication                                       */
 /* ------------------------------------------------------------------------ */
 
 typedef enum ntt_backend {
@@ -99,7 +98,7 @@ NTT_API NTT_NODISCARD ntt_status ntt_backend_from_name(const char *name, ntt_bac
 /* The backend that NTT_BACKEND_AUTO resolves to right now. */
 NTT_API ntt_backend ntt_backend_resolve_auto(void);
 
-/* How twiddle factors and pointwise products are reduced.  All variants give
+/* How twiddle factors and pointwise products are reduced.  All kinds give
    bit-identical public results; they differ only in speed. */
 typedef enum ntt_modmul {
     NTT_MODMUL_DEFAULT = 0,    /* the backend's fastest */
@@ -117,26 +116,6 @@ typedef enum ntt_modmul {
 NTT_API const char *ntt_modmul_name(ntt_modmul m); /* "default", "naive", ... */
 NTT_API NTT_NODISCARD ntt_status ntt_modmul_from_name(const char *name, ntt_modmul *m);
 
-/* Which algorithm a plan runs.  Everything but NTT_VARIANT_FAST exists to
-   reproduce the course reports' ladder in benchmarks.  Every variant gives
-   the same results.  The CPU backends offer FAST (any modmul) and BASELINE
-   (NTT_MODMUL_NAIVE or DEFAULT only, as in the reports); the GPU_* variants
-   are the CUDA backend's.  Other combinations give NTT_EUNSUPPORTED. */
-typedef enum ntt_variant {
-    NTT_VARIANT_FAST = 0,     /* the library's fast path */
-    NTT_VARIANT_BASELINE = 1, /* the reports' design: bit-reversal pass, then
-                                 radix-2 Cooley-Tukey stages with twiddles
-                                 computed by powers as it goes */
-    NTT_VARIANT_GPU_TABLE = 2,  /* GPU ladder: one launch per stage,
-                                   precomputed twiddles, host sync per stage */
-    NTT_VARIANT_GPU_ASYNC = 3,  /* ... without the per-stage host sync */
-    NTT_VARIANT_GPU_SHARED = 4  /* ... plus a shared-memory kernel for the
-                                   small stages (the reports' best) */
-} ntt_variant;
-
-NTT_API const char *ntt_variant_name(ntt_variant v);
-NTT_API NTT_NODISCARD ntt_status ntt_variant_from_name(const char *name, ntt_variant *v);
-
 typedef enum ntt_width { NTT_U32 = 32, NTT_U64 = 64 } ntt_width;
 
 /* Plan flags. */
@@ -144,18 +123,15 @@ typedef enum ntt_width { NTT_U32 = 32, NTT_U64 = 64 } ntt_width;
 #define NTT_FLAG_NATURAL_ORDER 2u /* spectra in natural order */
 
 /* Optional plan settings.  A zero-initialised struct (or NULL) means the
-   defaults: fastest modmul, fast variant, cyclic, bit-reversed spectra,
-   default thread count. */
+   defaults: fastest modmul, cyclic, bit-reversed spectra, default thread
+   count. */
 typedef struct ntt_plan_options {
     ntt_modmul modmul;
-    ntt_variant variant;
     unsigned flags;  /* NTT_FLAG_* */
     int threads;     /* OpenMP backend: 0 = OMP_NUM_THREADS or all cores */
     size_t batch;    /* CUDA backend: items per call that the plan's device and
                         pinned buffers hold (0 = 1); larger batches run in
                         chunks of this size */
-    int cuda_block;  /* CUDA ladder variants: threads per block, a power of
-                        two in [32, 1024] (0 = 128) */
 } ntt_plan_options;
 
 /* ------------------------------------------------------------------------ */
@@ -171,7 +147,7 @@ typedef struct ntt_plan ntt_plan;
    Errors: NTT_EINVAL (plan NULL, n not a power of two in [2, 2^30], bad width
    or option values), NTT_EMODULUS (p not prime, out of the width's range, or
    n (cyclic) / 2n (negacyclic) does not divide p-1), NTT_EUNSUPPORTED
-   (backend or variant unavailable), NTT_ENOMEM. */
+   (backend unavailable), NTT_ENOMEM. */
 NTT_API NTT_NODISCARD ntt_status ntt_plan_create(ntt_plan **plan, size_t n, uint64_t p,
                                          ntt_width width, ntt_backend backend,
                                          const ntt_plan_options *opts);
@@ -192,7 +168,6 @@ NTT_API size_t ntt_plan_size(const ntt_plan *plan);            /* n */
 NTT_API ntt_width ntt_plan_width(const ntt_plan *plan);
 NTT_API ntt_backend ntt_plan_backend(const ntt_plan *plan);    /* never AUTO */
 NTT_API ntt_modmul ntt_plan_modmul(const ntt_plan *plan);      /* never DEFAULT */
-NTT_API ntt_variant ntt_plan_variant(const ntt_plan *plan);
 NTT_API size_t ntt_plan_moduli(const ntt_plan *plan, const uint64_t **moduli);
 
 /* ------------------------------------------------------------------------ */
@@ -260,9 +235,9 @@ NTT_API NTT_NODISCARD ntt_status ntt_polymul_batch_u64(ntt_plan *plan, uint64_t 
    because la + lb - 1 <= n is required (else NTT_EINVAL); cyclic and
    negacyclic plans give the same result.  a, b: la, lb >= 1 coefficients in
    [0, p); c may not overlap a or b.  Saves the caller the zero padding and
-   the backend the transfer of zeros (GPU).  On a CUDA plan of the fast
-   variant, when a, b and c all lie in page-locked memory mapped into the
-   device's space (cudaMallocHost, or cudaHostRegister on a UVA system),
+   the backend the transfer of zeros (GPU).  On a CUDA plan, when a, b and
+   c all lie in page-locked memory mapped into the device's space
+   (cudaMallocHost, or cudaHostRegister on a UVA system),
    the product reads a and b and writes c over the bus from its kernels,
    without staging copies; the call still returns only when c is complete,
    and writes nothing to c when an input is out of range.  The same holds
@@ -376,7 +351,7 @@ NTT_API NTT_NODISCARD ntt_status ntt_polymul_mod(uint64_t *c, const uint64_t *a,
                                          const uint64_t *b, size_t lb, uint64_t p,
                                          ntt_backend backend);
 
-/* As ntt_polymul_mod, with plan options (modmul, variant, threads) for the
+/* As ntt_polymul_mod, with plan options (modmul, threads) for the
    transforms it runs; flags in opts are ignored.  opts may be NULL. */
 NTT_API NTT_NODISCARD ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la,
                                             const uint64_t *b, size_t lb, uint64_t p,

@@ -109,15 +109,15 @@ static void compare(ntt_width w, const uint64_t *mods, size_t nm, size_t n, unsi
     snprintf(ctx, sizeof ctx, "%s u%d n=%zu p=%" PRIu64 "%s flags=%u %s/%s threads=%d count=%zu stride=%zu",
              ntt_backend_name(be), (int)w, n, mods[0], nm > 1 ? " (RNS)" : "", flags,
              ntt_variant_name(KINDS[kind].v), ntt_modmul_name(KINDS[kind].m), threads, count, stride);
-    ntt_plan_options o = {0};
+    test_opts o = {0};
     o.variant = KINDS[kind].v;
     o.modmul = KINDS[kind].m;
     o.flags = flags;
     ntt_plan *ref = NULL, *pl = NULL;
-    ntt_status s = ntt_plan_create_rns(&ref, n, mods, nm, w, NTT_BACKEND_SCALAR, &o);
+    ntt_status s = test_plan_create_rns(&ref, n, mods, nm, w, NTT_BACKEND_SCALAR, &o);
     CHECK_STATUS(NTT_OK, s, "%s: scalar plan", ctx);
     o.threads = threads;
-    ntt_status s2 = ntt_plan_create_rns(&pl, n, mods, nm, w, be, &o);
+    ntt_status s2 = test_plan_create_rns(&pl, n, mods, nm, w, be, &o);
     CHECK_STATUS(NTT_OK, s2, "%s: plan", ctx);
     if (s != NTT_OK || s2 != NTT_OK) {
         ntt_plan_destroy(ref);
@@ -234,12 +234,12 @@ static void test_polymul_mod(void)
         fill(a, la, p);
         fill(b, lb, p);
         const bool square = t % 5 == 0 && la == lb;
-        ntt_plan_options o = {0};
+        test_opts o = {0};
         o.threads = pick_threads();
         ntt_status s = ntt_polymul_mod(r, a, la, square ? a : b, lb, p, NTT_BACKEND_SCALAR);
         CHECK_STATUS(NTT_OK, s, "scalar ntt_polymul_mod p=%" PRIu64 " la=%zu lb=%zu", p, la, lb);
         x[la + lb - 1] = 0x5A5A5A5A5A5A5A5Aull;
-        s = ntt_polymul_mod_ex(x, a, la, square ? a : b, lb, p, be, &o);
+        s = test_polymul_mod_ex(x, a, la, square ? a : b, lb, p, be, &o);
         CHECK_STATUS(NTT_OK, s, "%s ntt_polymul_mod p=%" PRIu64 " la=%zu lb=%zu", ntt_backend_name(be), p, la, lb);
         CHECK_ARR64(r, x, la + lb - 1, "%s ntt_polymul_mod p=%" PRIu64 " la=%zu lb=%zu threads=%d%s",
                     ntt_backend_name(be), p, la, lb, o.threads, square ? " (square)" : "");
@@ -270,9 +270,9 @@ static void test_large_product(void)
     CHECK_STATUS(NTT_OK, s, "scalar ntt_polymul_mod, length 2^22");
     for (int off = 0; off < 2; off++) {
         uint64_t *c = x + ((uintptr_t)x % 16 == 0 ? off : 1 - off);
-        ntt_plan_options o = {0};
+        test_opts o = {0};
         o.threads = off ? pick_threads() : 2;
-        s = ntt_polymul_mod_ex(c, a, la, b, la, p, be, &o);
+        s = test_polymul_mod_ex(c, a, la, b, la, p, be, &o);
         CHECK_STATUS(NTT_OK, s, "%s ntt_polymul_mod, length 2^22", ntt_backend_name(be));
         CHECK_ARR64(r, c, lc, "%s ntt_polymul_mod, length 2^22, output %s16-byte aligned, threads=%d",
                     ntt_backend_name(be), off ? "not " : "", o.threads);
@@ -312,11 +312,11 @@ static void test_crt_edge(void)
             uint64_t *a = xmalloc(l * 8), *b = xmalloc(lb * 8), *r = xmalloc((l + lb) * 8), *x = xmalloc((l + lb) * 8);
             for (size_t k = 0; k < l; k++) a[k] = p - 1;
             for (size_t k = 0; k < lb; k++) b[k] = p - 1;
-            ntt_plan_options o = {0};
+            test_opts o = {0};
             o.threads = pick_threads();
             ntt_status s = ntt_polymul_mod(r, a, l, b, lb, p, NTT_BACKEND_SCALAR);
             CHECK_STATUS(NTT_OK, s, "scalar CRT edge p=%" PRIu64 " l=%zu", p, l);
-            s = ntt_polymul_mod_ex(x, a, l, b, lb, p, be, &o);
+            s = test_polymul_mod_ex(x, a, l, b, lb, p, be, &o);
             CHECK_STATUS(NTT_OK, s, "%s CRT edge p=%" PRIu64 " l=%zu", ntt_backend_name(be), p, l);
             CHECK_ARR64(r, x, l + lb - 1, "%s CRT edge p=%" PRIu64 " la=%zu lb=%zu (all p-1)",
                         ntt_backend_name(be), p, l, lb);
@@ -362,10 +362,10 @@ static void test_range(void)
         memcpy(a0, a, la * 8);
         memcpy(b0, b, lb * 8);
         for (size_t i = 0; i < lc; i++) c[i] = 0xC0FFEE;
-        ntt_plan_options o = {0};
+        test_opts o = {0};
         o.threads = pick_threads();
         if (t % 10 == 9 && la <= 3000 && lb <= 3000) o.variant = NTT_VARIANT_BASELINE;
-        const ntt_status s = ntt_polymul_mod_ex(c, a, la, square ? a : b, lb, p, be, &o);
+        const ntt_status s = test_polymul_mod_ex(c, a, la, square ? a : b, lb, p, be, &o);
         const char *ctx = x == a ? "a" : "b";
         CHECK_STATUS(NTT_ERANGE, s, "%s ntt_polymul_mod p=%" PRIu64 " la=%zu lb=%zu %s[%zu]=%" PRIu64
                      " threads=%d %s%s", ntt_backend_name(be), p, la, lb, ctx, pos, x[pos], o.threads,
@@ -386,10 +386,10 @@ static void test_range(void)
         const ntt_width w = wi ? NTT_U64 : NTT_U32;
         const size_t n = (size_t)1 << (8 + rnd_below(7)), count = 3, stride = n + 1;
         const uint64_t p = pick_p(w, n), maxv = wi ? UINT64_MAX : UINT32_MAX;
-        ntt_plan_options o = {0};
+        test_opts o = {0};
         o.threads = pick_threads();
         ntt_plan *pl = NULL;
-        ntt_status s = ntt_plan_create(&pl, n, p, w, be, &o);
+        ntt_status s = test_plan_create(&pl, n, p, w, be, &o);
         CHECK_STATUS(NTT_OK, s, "%s u%d plan n=%zu", ntt_backend_name(be), (int)w, n);
         if (s != NTT_OK) continue;
         const size_t len = (count - 1) * stride + n;

@@ -121,9 +121,9 @@ static void check_backend_against_scalar(ntt_backend be)
         for (unsigned logn = 1; logn <= 12; logn += 1) {
             const size_t n = (size_t)1 << logn;
             ntt_plan *ps = NULL, *pb = NULL;
-            ntt_plan_options o = {0};
-            CHECK_STATUS(NTT_OK, ntt_plan_create(&ps, n, P[k].p, P[k].w, NTT_BACKEND_SCALAR, &o), "scalar plan");
-            ntt_status s = ntt_plan_create(&pb, n, P[k].p, P[k].w, be, &o);
+            test_opts o = {0};
+            CHECK_STATUS(NTT_OK, test_plan_create(&ps, n, P[k].p, P[k].w, NTT_BACKEND_SCALAR, &o), "scalar plan");
+            ntt_status s = test_plan_create(&pb, n, P[k].p, P[k].w, be, &o);
             CHECK_STATUS(NTT_OK, s, "%s plan n=%zu", ntt_backend_name(be), n);
             if (s == NTT_OK && ps) {
                 CHECK_EQ(be, ntt_plan_backend(pb), "ntt_plan_backend");
@@ -184,12 +184,12 @@ static void test_backends(void)
         }
         unavailable++;
         ntt_plan *pl = (ntt_plan *)&unavailable; /* must be reset to NULL */
-        CHECK_STATUS(NTT_EUNSUPPORTED, ntt_plan_create(&pl, 16, 998244353, NTT_U32, be, NULL),
+        CHECK_STATUS(NTT_EUNSUPPORTED, test_plan_create(&pl, 16, 998244353, NTT_U32, be, NULL),
                      "ntt_plan_create on unavailable backend %s", ntt_backend_name(be));
         CHECK(pl == NULL, "ntt_plan_create(%s) failed but *plan is not NULL", ntt_backend_name(be));
         uint64_t mods[2] = {998244353, 469762049};
         pl = (ntt_plan *)&unavailable;
-        CHECK_STATUS(NTT_EUNSUPPORTED, ntt_plan_create_rns(&pl, 16, mods, 2, NTT_U64, be, NULL),
+        CHECK_STATUS(NTT_EUNSUPPORTED, test_plan_create_rns(&pl, 16, mods, 2, NTT_U64, be, NULL),
                      "ntt_plan_create_rns on unavailable backend %s", ntt_backend_name(be));
         CHECK(pl == NULL, "ntt_plan_create_rns(%s) failed but *plan is not NULL", ntt_backend_name(be));
         /* short (schoolbook) and long (transform) products alike */
@@ -202,7 +202,7 @@ static void test_backends(void)
             CHECK_STATUS(NTT_EUNSUPPORTED, ntt_polymul_mod(c, a, l, a, l, 1000000007, be),
                          "ntt_polymul_mod(la=lb=%zu) on unavailable backend %s", l, ntt_backend_name(be));
             CHECK_ARR64(c0, c, 2 * l, "ntt_polymul_mod on unavailable backend %s wrote c", ntt_backend_name(be));
-            CHECK_STATUS(NTT_EUNSUPPORTED, ntt_polymul_mod_ex(c, a, l, a, l, 998244353, be, NULL),
+            CHECK_STATUS(NTT_EUNSUPPORTED, test_polymul_mod_ex(c, a, l, a, l, 998244353, be, NULL),
                          "ntt_polymul_mod_ex(la=lb=%zu) on unavailable backend %s", l, ntt_backend_name(be));
             free(a), free(c), free(c0);
         }
@@ -222,7 +222,7 @@ static void test_env_override(void)
     setenv("NTT_BACKEND", "scalar", 1);
     CHECK_EQ(NTT_BACKEND_SCALAR, ntt_backend_resolve_auto(), "NTT_BACKEND=scalar: ntt_backend_resolve_auto");
     ntt_plan *pl = NULL;
-    CHECK_STATUS(NTT_OK, ntt_plan_create(&pl, 64, 998244353, NTT_U32, NTT_BACKEND_AUTO, NULL), "AUTO plan with NTT_BACKEND=scalar");
+    CHECK_STATUS(NTT_OK, test_plan_create(&pl, 64, 998244353, NTT_U32, NTT_BACKEND_AUTO, NULL), "AUTO plan with NTT_BACKEND=scalar");
     if (pl) CHECK_EQ(NTT_BACKEND_SCALAR, ntt_plan_backend(pl), "NTT_BACKEND=scalar: AUTO plan's backend");
     ntt_plan_destroy(pl);
     setenv("NTT_BACKEND", "SCALAR", 1);
@@ -263,9 +263,9 @@ static void test_queries(void)
         for (int m = 0; m <= NTT_MODMUL_SHOUP; m++) {
             for (int v = 0; v <= 1; v++) {
                 for (int be = 0; be <= 1; be++) {
-                    ntt_plan_options o = {.modmul = (ntt_modmul)m, .variant = (ntt_variant)v, .flags = NTT_FLAG_NATURAL_ORDER};
+                    test_opts o = {.modmul = (ntt_modmul)m, .variant = (ntt_variant)v, .flags = NTT_FLAG_NATURAL_ORDER};
                     ntt_plan *pl = NULL;
-                    ntt_status s = ntt_plan_create(&pl, 256, P[k].p, P[k].w, (ntt_backend)be, &o);
+                    ntt_status s = test_plan_create(&pl, 256, P[k].p, P[k].w, (ntt_backend)be, &o);
                     const bool ok = v == NTT_VARIANT_FAST || m == NTT_MODMUL_DEFAULT || m == NTT_MODMUL_NAIVE;
                     CHECK_STATUS(ok ? NTT_OK : NTT_EUNSUPPORTED, s, "ntt_plan_create(u%d, %s, %s, %s)", (int)P[k].w,
                                  ntt_modmul_name(o.modmul), ntt_variant_name(o.variant), ntt_backend_name((ntt_backend)be));
@@ -297,7 +297,7 @@ static void test_queries(void)
     /* RNS */
     const uint64_t mods[4] = {998244353, 469762049, 7340033, 104857601};
     ntt_plan *pl = NULL;
-    CHECK_STATUS(NTT_OK, ntt_plan_create_rns(&pl, 1024, mods, 4, NTT_U32, NTT_BACKEND_SCALAR, NULL), "rns plan");
+    CHECK_STATUS(NTT_OK, test_plan_create_rns(&pl, 1024, mods, 4, NTT_U32, NTT_BACKEND_SCALAR, NULL), "rns plan");
     if (pl) {
         const uint64_t *got = NULL;
         CHECK_EQ(4, ntt_plan_moduli(pl, &got), "ntt_plan_moduli count (RNS)");

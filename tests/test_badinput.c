@@ -30,10 +30,10 @@ static ntt_plan *const PLAN_POISON = (ntt_plan *)(uintptr_t)0x1234;
 
 /* Creates a plan that must fail with `want`, and checks *plan == NULL. */
 static void expect_create(ntt_status want, size_t n, uint64_t p, ntt_width w, ntt_backend be,
-                          const ntt_plan_options *o, const char *what)
+                          const test_opts *o, const char *what)
 {
     ntt_plan *pl = PLAN_POISON;
-    ntt_status s = ntt_plan_create(&pl, n, p, w, be, o);
+    ntt_status s = test_plan_create(&pl, n, p, w, be, o);
     CHECK_STATUS(want, s, "ntt_plan_create(n=%zu, p=%" PRIu64 ", u%d): %s", n, p, (int)w, what);
     CHECK(pl == NULL, "ntt_plan_create(%s) failed but *plan = %p, not NULL", what, (void *)pl);
     if (s == NTT_OK && pl != PLAN_POISON) ntt_plan_destroy(pl);
@@ -79,7 +79,7 @@ static void plan_u32_p_above_2p30(void)
     expect_create(NTT_EMODULUS, 2, 1073741827ull, NTT_U32, NTT_BACKEND_AUTO, NULL, "u32 p = smallest prime > 2^30");
     /* the same primes are fine for u64 plans */
     ntt_plan *pl = NULL;
-    CHECK_STATUS(NTT_OK, ntt_plan_create(&pl, 16, 3221225473ull, NTT_U64, NTT_BACKEND_AUTO, NULL), "u64 p = 3 2^30 + 1");
+    CHECK_STATUS(NTT_OK, test_plan_create(&pl, 16, 3221225473ull, NTT_U64, NTT_BACKEND_AUTO, NULL), "u64 p = 3 2^30 + 1");
     ntt_plan_destroy(pl);
 }
 static void plan_u64_p_at_least_2p62(void)
@@ -99,13 +99,13 @@ static void plan_cyclic_n_not_dividing(void)
 }
 static void plan_negacyclic_2n_not_dividing(void)
 {
-    ntt_plan_options o = {0};
+    test_opts o = {0};
     o.flags = NTT_FLAG_NEGACYCLIC;
     expect_create(NTT_EMODULUS, (size_t)1 << 20, 7340033, NTT_U32, NTT_BACKEND_AUTO, &o, "negacyclic n = 2^20, 2^20 || p-1");
     expect_create(NTT_EMODULUS, 2, 4611686018427387847ull, NTT_U64, NTT_BACKEND_AUTO, &o, "negacyclic n = 2, 2 || p-1");
     /* ... while the cyclic plan of the same size exists */
     ntt_plan *pl = NULL;
-    CHECK_STATUS(NTT_OK, ntt_plan_create(&pl, (size_t)1 << 20, 7340033, NTT_U32, NTT_BACKEND_AUTO, NULL), "cyclic n = 2^20");
+    CHECK_STATUS(NTT_OK, test_plan_create(&pl, (size_t)1 << 20, 7340033, NTT_U32, NTT_BACKEND_AUTO, NULL), "cyclic n = 2^20");
     ntt_plan_destroy(pl);
 }
 static void plan_bad_width(void)
@@ -116,7 +116,7 @@ static void plan_bad_width(void)
 }
 static void plan_bad_modmul(void)
 {
-    ntt_plan_options o = {0};
+    test_opts o = {0};
     o.modmul = (ntt_modmul)99;
     expect_create(NTT_EINVAL, 16, 998244353, NTT_U32, NTT_BACKEND_AUTO, &o, "modmul = 99");
     o.modmul = (ntt_modmul)5;
@@ -126,7 +126,7 @@ static void plan_bad_modmul(void)
 }
 static void plan_bad_variant(void)
 {
-    ntt_plan_options o = {0};
+    test_opts o = {0};
     o.variant = (ntt_variant)99;
     expect_create(NTT_EINVAL, 16, 998244353, NTT_U32, NTT_BACKEND_AUTO, &o, "variant = 99");
     o.variant = (ntt_variant)-1;
@@ -134,7 +134,7 @@ static void plan_bad_variant(void)
 }
 static void plan_gpu_variant_on_cpu(void)
 {
-    ntt_plan_options o = {0};
+    test_opts o = {0};
     for (int v = NTT_VARIANT_GPU_TABLE; v <= NTT_VARIANT_GPU_SHARED; v++) {
         o.variant = (ntt_variant)v;
         expect_create(NTT_EUNSUPPORTED, 16, 998244353, NTT_U32, NTT_BACKEND_SCALAR, &o, ntt_variant_name(o.variant));
@@ -142,7 +142,7 @@ static void plan_gpu_variant_on_cpu(void)
 }
 static void plan_baseline_fast_modmul(void)
 {
-    ntt_plan_options o = {0};
+    test_opts o = {0};
     o.variant = NTT_VARIANT_BASELINE;
     for (int m = NTT_MODMUL_BARRETT; m <= NTT_MODMUL_SHOUP; m++) {
         o.modmul = (ntt_modmul)m;
@@ -154,14 +154,14 @@ static void plan_unknown_flags(void)
 {
     static const unsigned flags[] = {4, 8, 1u << 31, NTT_FLAG_NEGACYCLIC | 16, ~0u};
     for (size_t i = 0; i < COUNT(flags); i++) {
-        ntt_plan_options o = {0};
+        test_opts o = {0};
         o.flags = flags[i];
         expect_create(NTT_EINVAL, 16, 998244353, NTT_U32, NTT_BACKEND_AUTO, &o, "unknown flag bits");
     }
 }
 static void plan_negative_threads(void)
 {
-    ntt_plan_options o = {0};
+    test_opts o = {0};
     o.threads = -1;
     expect_create(NTT_EINVAL, 16, 998244353, NTT_U32, NTT_BACKEND_AUTO, &o, "threads = -1");
     o.threads = -1000000;
@@ -184,9 +184,9 @@ static void plan_unavailable_backend(void)
 }
 static void plan_null_out(void)
 {
-    CHECK_STATUS(NTT_EINVAL, ntt_plan_create(NULL, 16, 998244353, NTT_U32, NTT_BACKEND_AUTO, NULL), "ntt_plan_create(NULL, ...)");
+    CHECK_STATUS(NTT_EINVAL, test_plan_create(NULL, 16, 998244353, NTT_U32, NTT_BACKEND_AUTO, NULL), "ntt_plan_create(NULL, ...)");
     uint64_t m[1] = {998244353};
-    CHECK_STATUS(NTT_EINVAL, ntt_plan_create_rns(NULL, 16, m, 1, NTT_U32, NTT_BACKEND_AUTO, NULL), "ntt_plan_create_rns(NULL, ...)");
+    CHECK_STATUS(NTT_EINVAL, test_plan_create_rns(NULL, 16, m, 1, NTT_U32, NTT_BACKEND_AUTO, NULL), "ntt_plan_create_rns(NULL, ...)");
 }
 static void plan_rns_bad(void)
 {
@@ -194,24 +194,24 @@ static void plan_rns_bad(void)
     const uint64_t bad_mid[3] = {998244353, 998244355 /* composite */, 7340033};
     const uint64_t bad_last[3] = {998244353, 469762049, 1073741827 /* prime > 2^30 */};
     ntt_plan *pl = PLAN_POISON;
-    CHECK_STATUS(NTT_EINVAL, ntt_plan_create_rns(&pl, 16, good, 0, NTT_U32, NTT_BACKEND_AUTO, NULL), "rns count 0");
+    CHECK_STATUS(NTT_EINVAL, test_plan_create_rns(&pl, 16, good, 0, NTT_U32, NTT_BACKEND_AUTO, NULL), "rns count 0");
     CHECK(pl == NULL, "rns count 0: *plan not NULL");
     pl = PLAN_POISON;
-    CHECK_STATUS(NTT_EINVAL, ntt_plan_create_rns(&pl, 16, NULL, 3, NTT_U32, NTT_BACKEND_AUTO, NULL), "rns moduli NULL");
+    CHECK_STATUS(NTT_EINVAL, test_plan_create_rns(&pl, 16, NULL, 3, NTT_U32, NTT_BACKEND_AUTO, NULL), "rns moduli NULL");
     CHECK(pl == NULL, "rns moduli NULL: *plan not NULL");
     pl = PLAN_POISON;
-    CHECK_STATUS(NTT_EMODULUS, ntt_plan_create_rns(&pl, 16, bad_mid, 3, NTT_U32, NTT_BACKEND_AUTO, NULL), "rns composite modulus");
+    CHECK_STATUS(NTT_EMODULUS, test_plan_create_rns(&pl, 16, bad_mid, 3, NTT_U32, NTT_BACKEND_AUTO, NULL), "rns composite modulus");
     CHECK(pl == NULL, "rns composite modulus: *plan not NULL");
     pl = PLAN_POISON;
-    CHECK_STATUS(NTT_EMODULUS, ntt_plan_create_rns(&pl, 16, bad_last, 3, NTT_U32, NTT_BACKEND_AUTO, NULL), "rns modulus > 2^30");
+    CHECK_STATUS(NTT_EMODULUS, test_plan_create_rns(&pl, 16, bad_last, 3, NTT_U32, NTT_BACKEND_AUTO, NULL), "rns modulus > 2^30");
     CHECK(pl == NULL, "rns modulus > 2^30: *plan not NULL");
     pl = PLAN_POISON;
     /* 2^21 | p-1 fails only for 7340033 */
-    CHECK_STATUS(NTT_EMODULUS, ntt_plan_create_rns(&pl, (size_t)1 << 21, good, 3, NTT_U32, NTT_BACKEND_AUTO, NULL),
+    CHECK_STATUS(NTT_EMODULUS, test_plan_create_rns(&pl, (size_t)1 << 21, good, 3, NTT_U32, NTT_BACKEND_AUTO, NULL),
                  "rns: n does not divide p-1 of the last modulus");
     CHECK(pl == NULL, "rns size: *plan not NULL");
     pl = PLAN_POISON;
-    CHECK_STATUS(NTT_EINVAL, ntt_plan_create_rns(&pl, 12, good, 3, NTT_U32, NTT_BACKEND_AUTO, NULL), "rns n = 12");
+    CHECK_STATUS(NTT_EINVAL, test_plan_create_rns(&pl, 12, good, 3, NTT_U32, NTT_BACKEND_AUTO, NULL), "rns n = 12");
     CHECK(pl == NULL, "rns n = 12: *plan not NULL");
 }
 
@@ -220,7 +220,7 @@ static void plan_rns_bad(void)
 static ntt_plan *make(size_t n, uint64_t p, ntt_width w)
 {
     ntt_plan *pl = NULL;
-    ntt_status s = ntt_plan_create(&pl, n, p, w, NTT_BACKEND_SCALAR, NULL);
+    ntt_status s = test_plan_create(&pl, n, p, w, NTT_BACKEND_SCALAR, NULL);
     CHECK_STATUS(NTT_OK, s, "ntt_plan_create(n=%zu, p=%" PRIu64 ")", n, p);
     return s == NTT_OK ? pl : NULL;
 }
@@ -372,14 +372,14 @@ static size_t snap_limit = 64;
 /* Runs ntt_polymul_mod(_ex) expecting `want`; c (room for lc_room) must stay
    poisoned, a and b unchanged. */
 static void expect_mod(ntt_status want, uint64_t *c, size_t lc_room, const uint64_t *a, size_t la, const uint64_t *b,
-                       size_t lb, uint64_t p, ntt_backend be, const ntt_plan_options *o, const char *what)
+                       size_t lb, uint64_t p, ntt_backend be, const test_opts *o, const char *what)
 {
     const size_t na = a ? (la < snap_limit ? la : snap_limit) : 0, nb = b ? (lb < snap_limit ? lb : snap_limit) : 0;
     uint64_t a0[64], b0[64];
     if (na) memcpy(a0, a, na * 8);
     if (nb) memcpy(b0, b, nb * 8);
     for (size_t i = 0; c && i < lc_room; i++) c[i] = POISON64;
-    ntt_status s = o ? ntt_polymul_mod_ex(c, a, la, b, lb, p, be, o) : ntt_polymul_mod(c, a, la, b, lb, p, be);
+    ntt_status s = o ? test_polymul_mod_ex(c, a, la, b, lb, p, be, o) : ntt_polymul_mod(c, a, la, b, lb, p, be);
     CHECK_STATUS(want, s, "%s(la=%zu, lb=%zu, p=%" PRIu64 "): %s", o ? "ntt_polymul_mod_ex" : "ntt_polymul_mod", la, lb, p,
                  what);
     size_t touched = 0;
@@ -395,7 +395,7 @@ static void mod_null_pointers(void)
     expect_mod(NTT_EINVAL, NULL, 0, a, 4, b, 4, 17, NTT_BACKEND_AUTO, NULL, "c NULL");
     expect_mod(NTT_EINVAL, c, 8, NULL, 4, b, 4, 17, NTT_BACKEND_AUTO, NULL, "a NULL");
     expect_mod(NTT_EINVAL, c, 8, a, 4, NULL, 4, 17, NTT_BACKEND_AUTO, NULL, "b NULL");
-    ntt_plan_options o = {0};
+    test_opts o = {0};
     expect_mod(NTT_EINVAL, c, 8, NULL, 4, b, 4, 17, NTT_BACKEND_AUTO, &o, "a NULL (_ex)");
 }
 static void mod_la_zero(void)
@@ -467,7 +467,7 @@ static void mod_coefficient_threaded_check(void)
     rnd_fill64(b, len, p);
     const size_t where[] = {0, len / 3, len / 2, len - 17, len - 1};
     for (int threads = 1; threads <= 3; threads++) {
-        ntt_plan_options o = {0};
+        test_opts o = {0};
         o.threads = threads;
         for (size_t k = 0; k < COUNT(where); k++) {
             uint64_t *x = k % 2 ? b : a;
@@ -477,7 +477,7 @@ static void mod_coefficient_threaded_check(void)
                        "one coefficient >= p, threaded check");
             x[where[k]] = keep;
         }
-        CHECK_STATUS(NTT_OK, ntt_polymul_mod_ex(c, a, len, b, len, p, NTT_BACKEND_OPENMP, &o),
+        CHECK_STATUS(NTT_OK, test_polymul_mod_ex(c, a, len, b, len, p, NTT_BACKEND_OPENMP, &o),
                      "all coefficients < p, threaded check (%d threads)", threads);
     }
     free(a), free(b), free(c);
@@ -522,7 +522,7 @@ static void mod_bad_options(void)
     uint64_t a[20], b[20], c[40];
     rnd_fill64(a, 20, 97);
     rnd_fill64(b, 20, 97);
-    ntt_plan_options o = {0};
+    test_opts o = {0};
     o.modmul = (ntt_modmul)99;
     expect_mod(NTT_EINVAL, c, 40, a, 20, b, 20, 97, NTT_BACKEND_AUTO, &o, "modmul = 99");
     o.modmul = NTT_MODMUL_DEFAULT;

@@ -292,3 +292,44 @@ void t_cyclic_mul(uint64_t *c, const uint64_t *a, const uint64_t *b, size_t n, u
         c[k] = nega ? (x >= y ? x - y : x + (p - y)) : t_addmod(x, y, p);
     }
 }
+
+/* ---- plans with the course-ladder variants -------------------------------- */
+
+static ntt_plan_options public_part(const test_opts *o)
+{
+    ntt_plan_options po = {0};
+    if (o) {
+        po.modmul = o->modmul;
+        po.flags = o->flags;
+        po.threads = o->threads;
+        po.batch = o->batch;
+    }
+    return po;
+}
+
+static bool ladder_part(const test_opts *o) { return o && (o->variant != NTT_VARIANT_FAST || o->cuda_block); }
+
+ntt_status test_plan_create_rns(ntt_plan **plan, size_t n, const uint64_t *moduli, size_t count,
+                                ntt_width width, ntt_backend backend, const test_opts *o)
+{
+    const ntt_plan_options po = public_part(o);
+    if (!ladder_part(o)) return ntt_plan_create_rns(plan, n, moduli, count, width, backend, o ? &po : NULL);
+    const ntt_variant_options vo = {o->variant, o->cuda_block};
+    return ntt_plan_create_variant(plan, n, moduli, count, width, backend, &po, &vo);
+}
+
+ntt_status test_plan_create(ntt_plan **plan, size_t n, uint64_t p, ntt_width width,
+                            ntt_backend backend, const test_opts *o)
+{
+    const ntt_plan_options po = public_part(o);
+    if (!ladder_part(o)) return ntt_plan_create(plan, n, p, width, backend, o ? &po : NULL);
+    return test_plan_create_rns(plan, n, &p, 1, width, backend, o);
+}
+
+ntt_status test_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
+                               size_t lb, uint64_t p, ntt_backend backend, const test_opts *o)
+{
+    const ntt_plan_options po = public_part(o);
+    if (!ladder_part(o)) return ntt_polymul_mod_ex(c, a, la, b, lb, p, backend, o ? &po : NULL);
+    return ntt_polymul_mod_variant(c, a, la, b, lb, p, backend, &po, o->variant);
+}

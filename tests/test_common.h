@@ -12,6 +12,7 @@
 #define NTT_TEST_COMMON_H
 
 #include "ntt.h"
+#include "variant.h" /* the course ladder (src/core, not installed) */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,6 +20,30 @@
 #include <stdio.h>
 
 typedef unsigned __int128 tu128;
+
+/* ---- plans with the course-ladder variants -------------------------------- */
+
+/* ntt_plan_options with the variant and the ladder's CUDA block size, which
+   left the public API for src/core/variant.h.  The wrappers call the public
+   functions whenever variant and cuda_block are zero, so that the tests run
+   through the public entry points wherever they can. */
+typedef struct test_opts {
+    ntt_modmul modmul;
+    ntt_variant variant;
+    unsigned flags;
+    int threads;
+    size_t batch;
+    int cuda_block;
+} test_opts;
+
+NTT_NODISCARD ntt_status test_plan_create_rns(ntt_plan **plan, size_t n, const uint64_t *moduli,
+                                              size_t count, ntt_width width, ntt_backend backend,
+                                              const test_opts *o);
+NTT_NODISCARD ntt_status test_plan_create(ntt_plan **plan, size_t n, uint64_t p, ntt_width width,
+                                          ntt_backend backend, const test_opts *o);
+NTT_NODISCARD ntt_status test_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la,
+                                             const uint64_t *b, size_t lb, uint64_t p,
+                                             ntt_backend backend, const test_opts *o);
 
 /* ---- run bookkeeping ----------------------------------------------------- */
 

@@ -108,9 +108,9 @@ static void ref_make(reference *r, ntt_width w, uint64_t p, size_t n, unsigned f
     fill(r->b, n, w, p);
     r->la = n >= 4 ? 1 + rnd_below(n / 2) : 1;
     r->lb = n >= 4 ? n / 2 - rnd_below(n / 4) : 1;
-    ntt_plan_options o = {.flags = flags};
+    test_opts o = {.flags = flags};
     ntt_plan *ps = NULL;
-    CHECK_STATUS(NTT_OK, ntt_plan_create(&ps, n, p, w, NTT_BACKEND_SCALAR, &o), "scalar plan");
+    CHECK_STATUS(NTT_OK, test_plan_create(&ps, n, p, w, NTT_BACKEND_SCALAR, &o), "scalar plan");
     if (!ps) return;
     memcpy(r->fwd, r->a, n * e);
     CHECK_STATUS(NTT_OK, fwd(ps, r->fwd), "scalar forward");
@@ -138,9 +138,9 @@ static void host_calls(const reference *r, config c)
     char ctx[160];
     snprintf(ctx, sizeof ctx, "u%d p=%llu n=%zu flags=%u %s/%s", (int)w, (unsigned long long)p, n,
              r->flags, ntt_variant_name(c.v), ntt_modmul_name(c.m));
-    ntt_plan_options go = {.flags = r->flags, .variant = c.v, .modmul = c.m};
+    test_opts go = {.flags = r->flags, .variant = c.v, .modmul = c.m};
     ntt_plan *pg = NULL;
-    CHECK_STATUS(NTT_OK, ntt_plan_create(&pg, n, p, w, NTT_BACKEND_CUDA, &go), "%s cuda", ctx);
+    CHECK_STATUS(NTT_OK, test_plan_create(&pg, n, p, w, NTT_BACKEND_CUDA, &go), "%s cuda", ctx);
     if (!pg) return;
     unsigned char *g = xmalloc(n * e);
     memcpy(g, r->a, n * e);
@@ -176,11 +176,11 @@ static void device_calls(ntt_width w, size_t n, unsigned flags, size_t count, si
     char ctx[160];
     snprintf(ctx, sizeof ctx, "device u%d n=%zu flags=%u count=%zu stride=%zu rns=%zu%s", (int)w,
              n, flags, count, stride, nm, fp ? " fp64" : "");
-    ntt_plan_options o = {.flags = flags, .batch = 2};
+    test_opts o = {.flags = flags, .batch = 2};
     ntt_plan *pg = NULL, *ps[3] = {NULL, NULL, NULL};
-    CHECK_STATUS(NTT_OK, ntt_plan_create_rns(&pg, n, mods, nm, w, NTT_BACKEND_CUDA, &o), "%s", ctx);
+    CHECK_STATUS(NTT_OK, test_plan_create_rns(&pg, n, mods, nm, w, NTT_BACKEND_CUDA, &o), "%s", ctx);
     for (size_t i = 0; i < nm; i++)
-        CHECK_STATUS(NTT_OK, ntt_plan_create(&ps[i], n, mods[i], w, NTT_BACKEND_SCALAR, &o), "%s", ctx);
+        CHECK_STATUS(NTT_OK, test_plan_create(&ps[i], n, mods[i], w, NTT_BACKEND_SCALAR, &o), "%s", ctx);
     const size_t e = esz(w), total = (count - 1) * stride + n;
     unsigned char *a = xmalloc(total * e), *b = xmalloc(total * e), *r = xmalloc(total * e),
                   *g = xmalloc(total * e);
@@ -309,18 +309,18 @@ static void polymul_mod(void)
 static void errors(void)
 {
     ntt_plan *pl = (ntt_plan *)1;
-    CHECK_STATUS(NTT_EINVAL, ntt_plan_create(&pl, 3, P32, NTT_U32, NTT_BACKEND_CUDA, NULL), "n=3");
+    CHECK_STATUS(NTT_EINVAL, test_plan_create(&pl, 3, P32, NTT_U32, NTT_BACKEND_CUDA, NULL), "n=3");
     CHECK(pl == NULL, "plan not cleared");
-    CHECK_STATUS(NTT_EINVAL, ntt_plan_create(&pl, (size_t)1 << 31, P32, NTT_U32, NTT_BACKEND_CUDA, NULL),
+    CHECK_STATUS(NTT_EINVAL, test_plan_create(&pl, (size_t)1 << 31, P32, NTT_U32, NTT_BACKEND_CUDA, NULL),
                  "n=2^31");
-    CHECK_STATUS(NTT_EMODULUS, ntt_plan_create(&pl, (size_t)1 << 27, P32, NTT_U32, NTT_BACKEND_CUDA, NULL),
+    CHECK_STATUS(NTT_EMODULUS, test_plan_create(&pl, (size_t)1 << 27, P32, NTT_U32, NTT_BACKEND_CUDA, NULL),
                  "2^27 does not divide p-1");
-    ntt_plan_options o = {.variant = NTT_VARIANT_BASELINE, .modmul = NTT_MODMUL_SHOUP};
-    CHECK_STATUS(NTT_EUNSUPPORTED, ntt_plan_create(&pl, 1024, P32, NTT_U32, NTT_BACKEND_CUDA, &o),
+    test_opts o = {.variant = NTT_VARIANT_BASELINE, .modmul = NTT_MODMUL_SHOUP};
+    CHECK_STATUS(NTT_EUNSUPPORTED, test_plan_create(&pl, 1024, P32, NTT_U32, NTT_BACKEND_CUDA, &o),
                  "baseline with Shoup");
     /* Device memory exhausted: 2^39 elements of scratch. */
-    ntt_plan_options big = {.batch = (size_t)1 << 19};
-    CHECK_STATUS(NTT_ENOMEM, ntt_plan_create(&pl, (size_t)1 << 20, P32, NTT_U32, NTT_BACKEND_CUDA, &big),
+    test_opts big = {.batch = (size_t)1 << 19};
+    CHECK_STATUS(NTT_ENOMEM, test_plan_create(&pl, (size_t)1 << 20, P32, NTT_U32, NTT_BACKEND_CUDA, &big),
                  "device out of memory");
     CHECK(pl == NULL, "plan not cleared after ENOMEM");
     /* ... and the device still works afterwards. */
@@ -330,8 +330,8 @@ static void errors(void)
     ref_free(&r);
     /* device-pointer calls on a CPU plan, NULL pointers, short stride */
     ntt_plan *ps = NULL, *pg = NULL;
-    CHECK_STATUS(NTT_OK, ntt_plan_create(&ps, 64, P32, NTT_U32, NTT_BACKEND_SCALAR, NULL), "scalar");
-    CHECK_STATUS(NTT_OK, ntt_plan_create(&pg, 64, P32, NTT_U32, NTT_BACKEND_CUDA, NULL), "cuda");
+    CHECK_STATUS(NTT_OK, test_plan_create(&ps, 64, P32, NTT_U32, NTT_BACKEND_SCALAR, NULL), "scalar");
+    CHECK_STATUS(NTT_OK, test_plan_create(&pg, 64, P32, NTT_U32, NTT_BACKEND_CUDA, NULL), "cuda");
     uint32_t *d = NULL;
     if (cuda_ok(cudaMalloc((void **)&d, 64 * 4 * 4), "cudaMalloc") && ps && pg) {
         CHECK_STATUS(NTT_EUNSUPPORTED, ntt_cuda_forward_u32(ps, d, 1, 64, NULL), "scalar plan");
@@ -403,7 +403,7 @@ static void pinned_products(void)
     uint32_t *want = xmalloc(lc * 4), *reg = xmalloc(lc * 4);
     uint32_t *pa = NULL, *pb = NULL, *pc = NULL;
     ntt_plan *ps = NULL;
-    CHECK_STATUS(NTT_OK, ntt_plan_create(&ps, n, P32, NTT_U32, NTT_BACKEND_SCALAR, NULL), "scalar");
+    CHECK_STATUS(NTT_OK, test_plan_create(&ps, n, P32, NTT_U32, NTT_BACKEND_SCALAR, NULL), "scalar");
     const bool registered = cuda_ok(cudaHostRegister(reg, lc * 4, cudaHostRegisterDefault),
                                     "cudaHostRegister");
     if (ps && cuda_ok(cudaMallocHost((void **)&pa, n * 4), "cudaMallocHost") &&
@@ -418,9 +418,9 @@ static void pinned_products(void)
                                     {NTT_VARIANT_FAST, NTT_MODMUL_MONTGOMERY},
                                     {NTT_VARIANT_GPU_SHARED, NTT_MODMUL_SHOUP}};
         for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++) {
-            ntt_plan_options o = {.variant = cs[k].v, .modmul = cs[k].m};
+            test_opts o = {.variant = cs[k].v, .modmul = cs[k].m};
             ntt_plan *pg = NULL;
-            CHECK_STATUS(NTT_OK, ntt_plan_create(&pg, n, P32, NTT_U32, NTT_BACKEND_CUDA, &o), "cuda");
+            CHECK_STATUS(NTT_OK, test_plan_create(&pg, n, P32, NTT_U32, NTT_BACKEND_CUDA, &o), "cuda");
             if (!pg) continue;
             const char *name = ntt_variant_name(cs[k].v);
             for (size_t i = 0; i < n; i++) pc[i] = 0xdeadbeefu;
@@ -458,8 +458,8 @@ static void pinned_products(void)
        that memcheck (GPU) and ASan (the stand-in) see any read past them */
     uint64_t *qa = NULL, *qb = NULL, *qc = NULL, *want64 = xmalloc(lc * 8);
     ntt_plan *ps64 = NULL, *pg64 = NULL;
-    CHECK_STATUS(NTT_OK, ntt_plan_create(&ps64, n, P64, NTT_U64, NTT_BACKEND_SCALAR, NULL), "scalar");
-    CHECK_STATUS(NTT_OK, ntt_plan_create(&pg64, n, P64, NTT_U64, NTT_BACKEND_CUDA, NULL), "cuda");
+    CHECK_STATUS(NTT_OK, test_plan_create(&ps64, n, P64, NTT_U64, NTT_BACKEND_SCALAR, NULL), "scalar");
+    CHECK_STATUS(NTT_OK, test_plan_create(&pg64, n, P64, NTT_U64, NTT_BACKEND_CUDA, NULL), "cuda");
     if (ps64 && pg64 && cuda_ok(cudaMallocHost((void **)&qa, la * 8), "cudaMallocHost") &&
         cuda_ok(cudaMallocHost((void **)&qb, lb * 8), "cudaMallocHost") &&
         cuda_ok(cudaMallocHost((void **)&qc, n * 8), "cudaMallocHost")) {

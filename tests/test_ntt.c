@@ -61,11 +61,11 @@ static unsigned max_log(uint64_t p, bool nega)
 
 static ntt_status mkplan(ntt_plan **pl, size_t n, uint64_t p, ntt_width w, cfg_t c, unsigned flags)
 {
-    ntt_plan_options o = {0};
+    test_opts o = {0};
     o.variant = c.variant;
     o.modmul = c.modmul;
     o.flags = flags;
-    return ntt_plan_create(pl, n, p, w, NTT_BACKEND_SCALAR, &o);
+    return test_plan_create(pl, n, p, w, NTT_BACKEND_SCALAR, &o);
 }
 
 static const char *ctx_str(char *buf, size_t len, ntt_width w, uint64_t p, size_t n, unsigned flags,
@@ -515,8 +515,8 @@ static void test_batch(void)
                         snprintf(ctx + l, sizeof ctx - l, " RNS{%" PRIu64 ",%" PRIu64 ",%" PRIu64 "}", mods[0], mods[1], mods[2]);
                     }
                     ntt_plan *pl = NULL, *single[3] = {NULL, NULL, NULL};
-                    ntt_plan_options o = {.modmul = c.modmul, .variant = c.variant, .flags = flags};
-                    ntt_status s = ntt_plan_create_rns(&pl, n, mods, nm, w, NTT_BACKEND_SCALAR, &o);
+                    test_opts o = {.modmul = c.modmul, .variant = c.variant, .flags = flags};
+                    ntt_status s = test_plan_create_rns(&pl, n, mods, nm, w, NTT_BACKEND_SCALAR, &o);
                     CHECK_STATUS(NTT_OK, s, "%s: ntt_plan_create_rns", ctx);
                     bool ok = s == NTT_OK;
                     for (size_t i = 0; i < nm && ok; i++) {
@@ -672,7 +672,7 @@ static void test_range(void)
                                   wi ? 4611685692009873409ull : 469762049};
         const size_t n = 16;
         ntt_plan *pl = NULL;
-        ntt_status s = ntt_plan_create_rns(&pl, n, mods, 3, w, NTT_BACKEND_SCALAR, NULL);
+        ntt_status s = test_plan_create_rns(&pl, n, mods, 3, w, NTT_BACKEND_SCALAR, NULL);
         CHECK_STATUS(NTT_OK, s, "u%d RNS plan", (int)w);
         if (s != NTT_OK) continue;
         uint64_t a[48], a0[48], c[48], c0[48];

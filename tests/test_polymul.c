@@ -64,11 +64,11 @@ static void test_plan_polymul(void)
                     }
                     t_cyclic_mul(e, a, b, n, p, nega);
                     for (size_t ci = 0; ci < COUNT(CFGS); ci++) {
-                        ntt_plan_options o = {.modmul = CFGS[ci].modmul, .variant = CFGS[ci].variant, .flags = nega ? NTT_FLAG_NEGACYCLIC : 0};
+                        test_opts o = {.modmul = CFGS[ci].modmul, .variant = CFGS[ci].variant, .flags = nega ? NTT_FLAG_NEGACYCLIC : 0};
                         if (rnd_below(2)) o.flags |= NTT_FLAG_NATURAL_ORDER; /* irrelevant to polymul */
                         ntt_backend be = rnd_below(2) ? NTT_BACKEND_AUTO : NTT_BACKEND_SCALAR;
                         ntt_plan *pl = NULL;
-                        ntt_status s = ntt_plan_create(&pl, n, p, w, be, &o);
+                        ntt_status s = test_plan_create(&pl, n, p, w, be, &o);
                         CHECK_STATUS(NTT_OK, s, "ntt_plan_create(n=%zu, p=%" PRIu64 ", u%d, %s, %s/%s)", n, p, (int)w,
                                      nega ? "negacyclic" : "cyclic", ntt_variant_name(o.variant), ntt_modmul_name(o.modmul));
                         if (s != NTT_OK) continue;
@@ -133,7 +133,7 @@ static void mod_case(size_t la, size_t lb, uint64_t p, const char *why)
     /* The options: the plain call, or _ex with a random kind, variant and backend. */
     const int api = (int)rnd_below(3);
     ntt_backend be = rnd_below(2) ? NTT_BACKEND_AUTO : NTT_BACKEND_SCALAR;
-    ntt_plan_options o = {0};
+    test_opts o = {0};
     o.modmul = (ntt_modmul)rnd_below(5);
     o.variant = rnd_below(4) == 0 ? NTT_VARIANT_BASELINE : NTT_VARIANT_FAST;
     if (o.variant == NTT_VARIANT_BASELINE && o.modmul > NTT_MODMUL_NAIVE) o.modmul = NTT_MODMUL_NAIVE;
@@ -146,11 +146,11 @@ static void mod_case(size_t la, size_t lb, uint64_t p, const char *why)
         snprintf(ctx, sizeof ctx, "%s: ntt_polymul_mod(la=%zu, lb=%zu, p=%" PRIu64 ", backend=%s)%s", why, la, lb, p,
                  ntt_backend_name(be), mode == 0 ? " all p-1" : "");
     } else if (api == 1) {
-        s = ntt_polymul_mod_ex(c, a, la, b, lb, p, be, NULL);
+        s = test_polymul_mod_ex(c, a, la, b, lb, p, be, NULL);
         snprintf(ctx, sizeof ctx, "%s: ntt_polymul_mod_ex(la=%zu, lb=%zu, p=%" PRIu64 ", backend=%s, NULL)%s", why, la, lb,
                  p, ntt_backend_name(be), mode == 0 ? " all p-1" : "");
     } else {
-        s = ntt_polymul_mod_ex(c, a, la, b, lb, p, be, &o);
+        s = test_polymul_mod_ex(c, a, la, b, lb, p, be, &o);
         snprintf(ctx, sizeof ctx,
                  "%s: ntt_polymul_mod_ex(la=%zu, lb=%zu, p=%" PRIu64 ", backend=%s, %s/%s flags=%u)%s", why, la, lb, p,
                  ntt_backend_name(be), ntt_variant_name(o.variant), ntt_modmul_name(o.modmul), o.flags,
@@ -224,9 +224,9 @@ static void test_polymul_mod_ex_all_kinds(void)
                 fill(a, la, p, rnd_below(4) == 0 ? 0 : 2);
                 fill(b, lb, p, 2);
                 t_schoolbook(e, a, la, b, lb, p);
-                ntt_plan_options o = {.modmul = CFGS[ci].modmul, .variant = CFGS[ci].variant, .flags = 0};
+                test_opts o = {.modmul = CFGS[ci].modmul, .variant = CFGS[ci].variant, .flags = 0};
                 const ntt_backend bk = be ? NTT_BACKEND_SCALAR : NTT_BACKEND_AUTO;
-                ntt_status s = ntt_polymul_mod_ex(c, a, la, b, lb, p, bk, &o);
+                ntt_status s = test_polymul_mod_ex(c, a, la, b, lb, p, bk, &o);
                 CHECK_STATUS(NTT_OK, s, "ntt_polymul_mod_ex(la=%zu, lb=%zu, p=%" PRIu64 ", %s, %s/%s)", la, lb, p,
                              ntt_backend_name(bk), ntt_variant_name(o.variant), ntt_modmul_name(o.modmul));
                 if (s == NTT_OK)
@@ -248,9 +248,9 @@ static void test_polymul_mod_unsupported_opts(void)
         fill(a, la, p, 1);
         fill(b, lb, p, 1);
         t_schoolbook(e, a, la, b, lb, p);
-        ntt_plan_options o = {.modmul = kinds[k], .variant = NTT_VARIANT_BASELINE, .flags = 0};
+        test_opts o = {.modmul = kinds[k], .variant = NTT_VARIANT_BASELINE, .flags = 0};
         for (size_t i = 0; i < lc; i++) c[i] = GUARD_VAL;
-        ntt_status s = ntt_polymul_mod_ex(c, a, la, b, lb, p, NTT_BACKEND_SCALAR, &o);
+        ntt_status s = test_polymul_mod_ex(c, a, la, b, lb, p, NTT_BACKEND_SCALAR, &o);
         CHECK(s == NTT_OK || s == NTT_EUNSUPPORTED, "ntt_polymul_mod_ex(baseline/%s): status %d (%s)",
               ntt_modmul_name(kinds[k]), (int)s, ntt_status_string(s));
         if (s == NTT_OK) CHECK_ARR64(e, c, lc, "ntt_polymul_mod_ex(baseline/%s) vs schoolbook", ntt_modmul_name(kinds[k]));

@@ -17,7 +17,7 @@ typedef struct {
     enum row_kind kind;
     ref_lib lib;     /* ROW_REF */
     ntt_backend backend;
-    ntt_plan_options opts;
+    mul_opts opts;
     bool cold;       /* clear the plan cache before every call (timed after the other rows) */
     ref_job *job;
     bench_series s;
@@ -137,7 +137,8 @@ static ntt_status row_call(void *ctx, int k)
     switch (r->kind) {
     case ROW_NTT:
         if (r->cold) ntt_cache_clear();
-        return ntt_polymul_mod_ex(t->c, t->a, t->n, t->b, t->n, t->p, r->backend, &r->opts);
+        return ntt_polymul_mod_variant(t->c, t->a, t->n, t->b, t->n, t->p, r->backend,
+                                       &r->opts.plan, r->opts.variant);
     case ROW_REF: ref_run(r->lib, r->job); return NTT_OK;
     }
     return NTT_EINVAL;
@@ -220,7 +221,7 @@ static int make_rows(row *rows, const options *o, const uint64_t *a, const uint6
             char nm[96];
             snprintf(nm, sizeof nm, "ntt scalar, %s", ntt_modmul_name(mm[i]));
             r = add_row(rows, &k, nm, ROW_NTT);
-            r->opts.modmul = mm[i];
+            r->opts.plan.modmul = mm[i];
             r->s.want = o->reps;
         }
     }
@@ -237,7 +238,7 @@ static int make_rows(row *rows, const options *o, const uint64_t *a, const uint6
         snprintf(nm, sizeof nm, "ntt %s", ntt_backend_name((ntt_backend)be));
         r = add_row(rows, &k, nm, ROW_NTT);
         r->backend = (ntt_backend)be;
-        r->opts.threads = 1;
+        r->opts.plan.threads = 1;
         r->s.want = o->reps;
     }
     for (int lib = 0; lib < REF_COUNT; lib++) {

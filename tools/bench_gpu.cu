@@ -377,16 +377,15 @@ void bench_polymul(const MulCase &c, int reps, bool graph_too, bool cold_too, cu
     const size_t lc = c.la + c.lb - 1, e = sizeof(T);
     const ntt_width w = e == 4 ? NTT_U32 : NTT_U64;
     ntt_plan_options o = {};
-    o.variant = c.v;
     o.modmul = c.mm;
-    o.cuda_block = c.block;
+    const ntt_variant_options vo = {c.v, c.block};
     ntt_plan *pg = nullptr, *ps = nullptr;
     Row base;
     base.group = c.group;
     base.name = c.label;
     base.bytes = (double)(c.la + c.lb + lc) * e;
     base.reference = c.reference;
-    if (ntt_plan_create(&pg, c.n, c.p, w, NTT_BACKEND_CUDA, &o) ||
+    if (ntt_plan_create_variant(&pg, c.n, &c.p, 1, w, NTT_BACKEND_CUDA, &o, &vo) ||
         ntt_plan_create(&ps, c.n, c.p, w, NTT_BACKEND_SCALAR, nullptr)) {
         Row r = base;
         r.mode = "stream warm";
@@ -454,9 +453,8 @@ void bench_host_to_host(size_t n, size_t la, size_t lb, uint64_t p, ntt_variant 
 {
     const size_t lc = la + lb - 1, e = 4;
     ntt_plan_options o = {};
-    o.variant = v;
     o.modmul = mm;
-    o.cuda_block = block;
+    const ntt_variant_options vo = {v, block};
     char label[128];
     snprintf(label, sizeof label, "polymul %zu x %zu %s/%s blk %d p=%llu", la, lb,
              ntt_variant_name(v), ntt_modmul_name(mm), block, (unsigned long long)p);
@@ -468,7 +466,7 @@ void bench_host_to_host(size_t n, size_t la, size_t lb, uint64_t p, ntt_variant 
     ntt_plan *pg = nullptr, *ps = nullptr;
     uint32_t *a = nullptr, *b = nullptr, *c = nullptr;
     std::vector<uint32_t> ref(lc);
-    bool ok = ntt_plan_create(&pg, n, p, NTT_U32, NTT_BACKEND_CUDA, &o) == NTT_OK &&
+    bool ok = ntt_plan_create_variant(&pg, n, &p, 1, NTT_U32, NTT_BACKEND_CUDA, &o, &vo) == NTT_OK &&
               ntt_plan_create(&ps, n, p, NTT_U32, NTT_BACKEND_SCALAR, nullptr) == NTT_OK &&
               cudaMallocHost(&a, la * e) == cudaSuccess && cudaMallocHost(&b, lb * e) == cudaSuccess &&
               cudaMallocHost(&c, lc * e) == cudaSuccess;

@@ -35,7 +35,7 @@ static const char *modmul_name_i(int i) { return ntt_modmul_name((ntt_modmul)i);
 static const char *variant_name_i(int i) { return ntt_variant_name((ntt_variant)i); }
 
 #define N_MODMUL (NTT_MODMUL_SHOUP + 1)
-#define N_VARIANT (NTT_VARIANT_GPU_SHARED + 1)
+#define N_VARIANT NTT_VARIANT_COUNT
 
 /* Returns 0, or the exit code after printing why: 2 for an unknown name, 7
    for a backend that exists but cannot run here. */
@@ -91,21 +91,21 @@ static int extra_argument(const char *sub, const char *arg)
 
 /* The product of the file's two polynomials, 2n-1 coefficients. */
 static ntt_status multiply(const ntt_course_input *in, ntt_backend b,
-                           const ntt_plan_options *o, uint64_t *c)
+                           const mul_opts *o, uint64_t *c)
 {
-    return ntt_polymul_mod_ex(c, in->a, in->n, in->b, in->n, in->p, b, o);
+    return ntt_polymul_mod_variant(c, in->a, in->n, in->b, in->n, in->p, b, &o->plan, o->variant);
 }
 
 /* "PATH: product failed on backend B (modmul M, variant V): why", naming
    the backend that actually ran, so that it says which one lacks the
    variant or modmul. */
 static void mul_failure_text(char *buf, size_t len, const char *path, ntt_status st,
-                             ntt_backend b, const ntt_plan_options *o)
+                             ntt_backend b, const mul_opts *o)
 {
     const ntt_backend ran = b == NTT_BACKEND_AUTO ? ntt_backend_resolve_auto() : b;
     snprintf(buf, len, "%s: product failed on backend %s%s (modmul %s, variant %s): %s", path,
              b == NTT_BACKEND_AUTO ? "auto = " : "", ntt_backend_name(ran),
-             ntt_modmul_name(o->modmul), ntt_variant_name(o->variant), ntt_status_string(st));
+             ntt_modmul_name(o->plan.modmul), ntt_variant_name(o->variant), ntt_status_string(st));
 }
 
 /* ---- ntt mul ------------------------------------------------------------------ */
@@ -133,7 +133,7 @@ static void mul_usage(FILE *f)
 /* Parses --backend/--modmul/--variant; returns 1 if argv[*i] was one of them,
    0 if not, or -(exit code) after an error. */
 static int impl_option(const char *sub, int argc, char **argv, int *i, const char **bname,
-                       ntt_plan_options *o)
+                       mul_opts *o)
 {
     const char *v;
     int r;
@@ -144,7 +144,7 @@ static int impl_option(const char *sub, int argc, char **argv, int *i, const cha
     }
     if ((r = cli_option(sub, argc, argv, i, "--modmul", NULL, &v)) != 0) {
         if (r < 0) return -EXIT_USAGE;
-        int e = parse_modmul(sub, v, &o->modmul);
+        int e = parse_modmul(sub, v, &o->plan.modmul);
         return e ? -e : 1;
     }
     if ((r = cli_option(sub, argc, argv, i, "--variant", NULL, &v)) != 0) {
@@ -158,7 +158,7 @@ static int impl_option(const char *sub, int argc, char **argv, int *i, const cha
 int cmd_mul(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *bname = "auto";
-    ntt_plan_options o = {0};
+    mul_opts o = {0};
     bool opts_done = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *v;
@@ -573,7 +573,7 @@ static void print_row(const table_layout *t, const case_row *r)
 typedef struct {
     const char *dir;
     unsigned reps;
-    const ntt_plan_options *opts;
+    const mul_opts *opts;
     const sysinfo *si;
     const row_list *rows;
 } json_ctx;
@@ -590,7 +590,7 @@ static int emit_json(FILE *f, void *vctx)
             "excluded\"},\n"
             "  \"modmul\": \"%s\",\n  \"variant\": \"%s\",\n  \"system\": {\n",
             NTT_VERSION_MAJOR, NTT_VERSION_MINOR, NTT_VERSION_PATCH, x->reps,
-            ntt_modmul_name(x->opts->modmul), ntt_variant_name(x->opts->variant));
+            ntt_modmul_name(x->opts->plan.modmul), ntt_variant_name(x->opts->variant));
     sysinfo_json(f, x->si, "    ");
     fputs("\n  },\n  \"rows\": [", f);
     for (size_t i = 0; i < x->rows->count; i++) {
@@ -634,7 +634,7 @@ static bool same(const uint64_t *c, const uint64_t *e, size_t len)
 /* Times one backend on one case.  Fills r (times, status, error) and returns
    the status of a failed product (NTT_OK otherwise, WRONG included). */
 static ntt_status run_row(case_row *r, const ntt_course_input *in, ntt_backend b,
-                          const ntt_plan_options *o, unsigned reps, const uint64_t *expect,
+                          const mul_opts *o, unsigned reps, const uint64_t *expect,
                           size_t elen, bool have_out, uint64_t *c, const char *path,
                           const char *outpath)
 {
@@ -705,7 +705,7 @@ int cmd_cases(int argc, char **argv)
 {
     const char *dir = NULL, *json = NULL, *bname = "all";
     uint64_t reps64 = 5;
-    ntt_plan_options o = {0};
+    mul_opts o = {0};
     bool opts_done = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *v;
@@ -785,7 +785,7 @@ int cmd_cases(int argc, char **argv)
     printf("ntt cases %s: %zu case%s, backend%s", dir, ncases, ncases == 1 ? "" : "s",
            nb == 1 ? "" : "s");
     for (int k = 0; k < nb; k++) printf(" %s", ntt_backend_name(backends[k]));
-    printf(", modmul %s, variant %s\n", ntt_modmul_name(o.modmul), ntt_variant_name(o.variant));
+    printf(", modmul %s, variant %s\n", ntt_modmul_name(o.plan.modmul), ntt_variant_name(o.variant));
     printf("machine: %s, %d logical CPUs\n", si.cpu_model, si.logical_cpus);
     printf("timing:  median of %u run%s after 1 warm-up, CLOCK_MONOTONIC, single call of "
            "ntt_polymul_mod_ex, excludes file I/O\n",

@@ -28,7 +28,7 @@ typedef struct {
     char name[64];
     enum job_kind kind;
     ntt_backend backend;
-    ntt_plan_options opts;
+    mul_opts opts;
     int threads;          /* OpenMP threads, 0 for the single-thread rows */
     size_t n;             /* input length (products), transform length (J_FWD) */
     uint64_t p;
@@ -98,7 +98,9 @@ static usage usage_now(void)
 static ntt_status job_call(job *j)
 {
     switch (j->kind) {
-    case J_MUL: return ntt_polymul_mod_ex(j->c, j->a, j->n, j->b, j->n, j->p, j->backend, &j->opts);
+    case J_MUL:
+        return ntt_polymul_mod_variant(j->c, j->a, j->n, j->b, j->n, j->p, j->backend,
+                                       &j->opts.plan, j->opts.variant);
     case J_FWD: return ntt_forward_u32(j->plan, j->x); /* spectra are valid inputs again */
     case J_REF: ref_run(j->lib, j->rj); return NTT_OK;
     }
@@ -219,7 +221,7 @@ static job *add_mul(job *js, int *nj, const char *name, const product *pr, ntt_b
     job *j = add_job(js, nj, name, J_MUL, want);
     j->backend = be;
     j->opts.variant = v;
-    j->opts.threads = threads;
+    j->opts.plan.threads = threads;
     j->threads = threads;
     j->n = pr->n;
     j->p = pr->p;
@@ -597,7 +599,7 @@ static int forward_rows(job *js, int *nj, const options *o, size_t n, uint64_t p
         job *j = add_job(js, nj, nm, J_FWD, want);
         j->backend = NTT_BACKEND_OPENMP;
         j->threads = o->threads[t];
-        j->opts.threads = o->threads[t];
+        j->opts.plan.threads = o->threads[t];
         j->n = n;
         j->p = p;
         j->xin = xin;
@@ -607,7 +609,7 @@ static int forward_rows(job *js, int *nj, const options *o, size_t n, uint64_t p
             continue;
         }
         j->x = malloc(n * sizeof *j->x);
-        if (!j->x || ntt_plan_create(&j->plan, n, p, NTT_U32, NTT_BACKEND_OPENMP, &j->opts) != NTT_OK)
+        if (!j->x || ntt_plan_create(&j->plan, n, p, NTT_U32, NTT_BACKEND_OPENMP, &j->opts.plan) != NTT_OK)
             snprintf(j->s.why, sizeof j->s.why, "FAILED (plan)");
     }
     return 0;

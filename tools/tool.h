@@ -7,6 +7,7 @@ extern "C" {
 #endif
 
 #include "ntt.h"
+#include "variant.h" /* the course ladder (src/core, not installed) */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,6 +26,13 @@ enum {
     EXIT_UNSUPPORTED = 7, /* backend or variant not available here */
     EXIT_FAILURE_LIB = 8  /* any other library failure (memory, backend error) */
 };
+
+/* What a product of the command runs with: the public plan options and the
+   course-ladder variant. */
+typedef struct {
+    ntt_plan_options plan;
+    ntt_variant variant;
+} mul_opts;
 
 /* Subcommands: argv[0] is the subcommand name.  Each handles --help. */
 int cmd_mul(int argc, char **argv);

@@ -4,6 +4,7 @@
 
 #include "ntt.h"
 #include "arith.h"
+#include "variant.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -19,9 +19,9 @@ void ntt_plan_destroy(ntt_plan *plan)
     free(plan);
 }
 
-ntt_status ntt_plan_create_rns(ntt_plan **out, size_t n, const uint64_t *moduli, size_t count,
-                               ntt_width width, ntt_backend backend,
-                               const ntt_plan_options *opts)
+ntt_status ntt_plan_create_variant(ntt_plan **out, size_t n, const uint64_t *moduli,
+                                   size_t count, ntt_width width, ntt_backend backend,
+                                   const ntt_plan_options *opts, const ntt_variant_options *vopts)
 {
     if (!out) return NTT_EINVAL;
     *out = NULL;
@@ -29,12 +29,14 @@ ntt_status ntt_plan_create_rns(ntt_plan **out, size_t n, const uint64_t *moduli,
     if (width != NTT_U32 && width != NTT_U64) return NTT_EINVAL;
     ntt_plan_options o = {0};
     if (opts) o = *opts;
-    if ((unsigned)o.modmul > NTT_MODMUL_SHOUP || (unsigned)o.variant > NTT_VARIANT_GPU_SHARED ||
+    ntt_variant_options vo = {NTT_VARIANT_FAST, 0};
+    if (vopts) vo = *vopts;
+    if ((unsigned)o.modmul > NTT_MODMUL_SHOUP || (unsigned)vo.variant >= NTT_VARIANT_COUNT ||
         (o.flags & ~(NTT_FLAG_NEGACYCLIC | NTT_FLAG_NATURAL_ORDER)) != 0 || o.threads < 0)
         return NTT_EINVAL;
     if (o.batch == 0) o.batch = 1;
-    if (o.cuda_block == 0) o.cuda_block = 128;
-    if (o.cuda_block < 32 || o.cuda_block > 1024 || (o.cuda_block & (o.cuda_block - 1)) != 0 ||
+    if (vo.cuda_block == 0) vo.cuda_block = 128;
+    if (vo.cuda_block < 32 || vo.cuda_block > 1024 || (vo.cuda_block & (vo.cuda_block - 1)) != 0 ||
         o.batch > ((size_t)1 << 40) / n)
         return NTT_EINVAL;
     if ((unsigned)backend >= NTT_BACKEND_COUNT) return NTT_EINVAL;
@@ -49,10 +51,10 @@ ntt_status ntt_plan_create_rns(ntt_plan **out, size_t n, const uint64_t *moduli,
     plan->width = width;
     plan->flags = o.flags;
     plan->modmul = o.modmul;
-    plan->variant = o.variant;
+    plan->variant = vo.variant;
     plan->threads = o.threads;
     plan->batch = o.batch;
-    plan->cuda_block = o.cuda_block;
+    plan->cuda_block = vo.cuda_block;
     plan->backend = backend;
     plan->mod = calloc(count, sizeof *plan->mod);
     plan->moduli = malloc(count * sizeof *plan->moduli);
@@ -80,6 +82,13 @@ ntt_status ntt_plan_create_rns(ntt_plan **out, size_t n, const uint64_t *moduli,
     for (size_t i = 0; i < count; i++) ntt_modulus_free(&plan->mod[i]);
     *out = plan;
     return NTT_OK;
+}
+
+ntt_status ntt_plan_create_rns(ntt_plan **plan, size_t n, const uint64_t *moduli, size_t count,
+                               ntt_width width, ntt_backend backend,
+                               const ntt_plan_options *opts)
+{
+    return ntt_plan_create_variant(plan, n, moduli, count, width, backend, opts, NULL);
 }
 
 ntt_status ntt_plan_create(ntt_plan **plan, size_t n, uint64_t p, ntt_width width,

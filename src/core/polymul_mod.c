@@ -15,6 +15,13 @@
 const uint64_t ntt_crt_primes[3] = {4611685941117976577ull, 4611685692009873409ull,
                                     4611685606110527489ull};
 
+/* What the transforms of one call run with: the caller's options and the
+   variant (always FAST through the public API). */
+typedef struct {
+    ntt_plan_options o;
+    ntt_variant variant;
+} mul_opts;
+
 /* ---- plan cache ----------------------------------------------------------- */
 
 typedef struct {
@@ -36,20 +43,20 @@ static uint64_t cache_clock;
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static bool entry_matches(const cache_entry *e, uint64_t p, size_t n, ntt_width w, ntt_backend b,
-                          const ntt_plan_options *o)
+                          const mul_opts *m)
 {
     return e->plan && e->p == p && e->n == n && e->width == w && e->backend == b &&
-           e->modmul == o->modmul && e->variant == o->variant && e->threads == o->threads;
+           e->modmul == m->o.modmul && e->variant == m->variant && e->threads == m->o.threads;
 }
 
 /* A cyclic plan for (n, p) that the caller has to itself until plan_release. */
 static ntt_status plan_acquire(ntt_plan **out, size_t n, uint64_t p, ntt_width w, ntt_backend b,
-                               const ntt_plan_options *o)
+                               const mul_opts *m)
 {
     pthread_mutex_lock(&cache_lock);
     for (int i = 0; i < CACHE_SLOTS; i++) {
         cache_entry *e = &cache[i];
-        if (!e->in_use && entry_matches(e, p, n, w, b, o)) {
+        if (!e->in_use && entry_matches(e, p, n, w, b, m)) {
             e->in_use = true;
             e->last_use = ++cache_clock;
             *out = e->plan;
@@ -58,12 +65,13 @@ static ntt_status plan_acquire(ntt_plan **out, size_t n, uint64_t p, ntt_width w
         }
     }
     pthread_mutex_unlock(&cache_lock);
-    ntt_plan_options po = *o;
+    ntt_plan_options po = m->o;
     po.flags = 0;
-    return ntt_plan_create(out, n, p, w, b, &po);
+    const ntt_variant_options vo = {m->variant, 0};
+    return ntt_plan_create_variant(out, n, &p, 1, w, b, &po, &vo);
 }
 
-static void plan_release(ntt_plan *plan, const ntt_plan_options *o)
+static void plan_release(ntt_plan *plan, const mul_opts *m)
 {
     pthread_mutex_lock(&cache_lock);
     for (int i = 0; i < CACHE_SLOTS; i++) {
@@ -90,9 +98,9 @@ static void plan_release(ntt_plan *plan, const ntt_plan_options *o)
         e->n = plan->n;
         e->width = plan->width;
         e->backend = plan->backend;
-        e->modmul = o->modmul;
-        e->variant = o->variant;
-        e->threads = o->threads;
+        e->modmul = m->o.modmul;
+        e->variant = m->variant;
+        e->threads = m->o.threads;
         e->in_use = false;
         e->last_use = ++cache_clock;
     }
@@ -144,15 +152,15 @@ static ntt_status polymul_on_plan(ntt_plan *plan, void *c, size_t lc, const void
 /* p is an NTT prime for size n: one product, on u32 elements when p < 2^30
    (the backend reads and writes the caller's uint64_t arrays directly). */
 static ntt_status direct(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b, size_t lb,
-                         uint64_t p, size_t n, ntt_backend be, const ntt_plan_options *o)
+                         uint64_t p, size_t n, ntt_backend be, const mul_opts *m)
 {
     const size_t lc = la + lb - 1;
     const ntt_width w = p < ((uint64_t)1 << 30) ? NTT_U32 : NTT_U64;
     ntt_plan *plan;
-    ntt_status s = plan_acquire(&plan, n, p, w, be, o);
+    ntt_status s = plan_acquire(&plan, n, p, w, be, m);
     if (s != NTT_OK) return s;
     s = polymul_on_plan(plan, c, lc, a, la, b, lb);
-    plan_release(plan, o);
+    plan_release(plan, m);
     return s;
 }
 
@@ -248,7 +256,7 @@ static size_t crt_count(size_t la, size_t lb, uint64_t p, const uint64_t *q, siz
 }
 
 static ntt_status via_crt(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b, size_t lb,
-                          uint64_t p, size_t n, ntt_backend be, const ntt_plan_options *o)
+                          uint64_t p, size_t n, ntt_backend be, const mul_opts *m)
 {
     const uint64_t *q;
     const size_t nq = crt_set(be, &q);
@@ -269,10 +277,10 @@ static ntt_status via_crt(uint64_t *c, const uint64_t *a, size_t la, const uint6
             bk = br;
         }
         ntt_plan *plan;
-        s = plan_acquire(&plan, n, q[k], NTT_U64, be, o);
+        s = plan_acquire(&plan, n, q[k], NTT_U64, be, m);
         if (s != NTT_OK) break;
         s = polymul_on_plan(plan, r[k], lc, ak, la, bk, lb);
-        plan_release(plan, o);
+        plan_release(plan, m);
     }
     if (s == NTT_OK) garner(c, r, q, t, lc, p);
     free(buf);
@@ -290,9 +298,9 @@ static bool inputs_geq(const ntt_backend_ops *ops, const uint64_t *a, size_t la,
     return ntt_any_geq_u64(a, la, p) || ntt_any_geq_u64(b, lb, p);
 }
 
-ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
-                              size_t lb, uint64_t p, ntt_backend backend,
-                              const ntt_plan_options *opts)
+ntt_status ntt_polymul_mod_variant(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
+                                   size_t lb, uint64_t p, ntt_backend backend,
+                                   const ntt_plan_options *opts, ntt_variant variant)
 {
     if (!c || !a || !b || la == 0 || lb == 0) return NTT_EINVAL;
     if (p < 2 || p >= ((uint64_t)1 << 63)) return NTT_EINVAL;
@@ -300,15 +308,15 @@ ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la, const u
     const size_t lc = la + lb - 1;
     if (ntt_overlaps(c, lc * 8, a, la * 8) || ntt_overlaps(c, lc * 8, b, lb * 8)) return NTT_EINVAL;
     if ((unsigned)backend >= NTT_BACKEND_COUNT) return NTT_EINVAL;
-    ntt_plan_options o = {0};
-    if (opts) o = *opts;
-    o.flags = 0;
-    if ((unsigned)o.modmul > NTT_MODMUL_SHOUP || (unsigned)o.variant > NTT_VARIANT_GPU_SHARED ||
-        o.threads < 0)
+    mul_opts m = {.variant = variant};
+    if (opts) m.o = *opts;
+    m.o.flags = 0;
+    if ((unsigned)m.o.modmul > NTT_MODMUL_SHOUP || (unsigned)variant >= NTT_VARIANT_COUNT ||
+        m.o.threads < 0)
         return NTT_EINVAL;
     if (backend == NTT_BACKEND_AUTO) backend = ntt_backend_resolve_auto();
     const ntt_backend_ops *ops = ntt_backend_lookup(backend);
-    const bool usable = ops && ops->available() && ops->supports(o.variant, o.modmul);
+    const bool usable = ops && ops->available() && ops->supports(variant, m.o.modmul);
     const bool school = la < lb ? la <= 8 : lb <= 8;
     size_t n = 2;
     while (n < lc) n <<= 1;
@@ -319,7 +327,7 @@ ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la, const u
        inputs once; every other path checks them first, before the status
        of an unusable backend, as always. */
     const bool checked_there = is_direct && ops->polymul_checks_single;
-    if (!checked_there && inputs_geq(ops, a, la, b, lb, p, o.threads)) return NTT_ERANGE;
+    if (!checked_there && inputs_geq(ops, a, la, b, lb, p, m.o.threads)) return NTT_ERANGE;
     /* Decided here, not by the plan, so that the answer does not depend on
        whether the inputs are short enough for schoolbook. */
     if (!usable) return NTT_EUNSUPPORTED;
@@ -331,8 +339,15 @@ ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la, const u
             schoolbook(c, b, lb, a, la, p);
         return NTT_OK;
     }
-    if (is_direct) return direct(c, a, la, b, lb, p, n, backend, &o);
-    return via_crt(c, a, la, b, lb, p, n, backend, &o);
+    if (is_direct) return direct(c, a, la, b, lb, p, n, backend, &m);
+    return via_crt(c, a, la, b, lb, p, n, backend, &m);
+}
+
+ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
+                              size_t lb, uint64_t p, ntt_backend backend,
+                              const ntt_plan_options *opts)
+{
+    return ntt_polymul_mod_variant(c, a, la, b, lb, p, backend, opts, NTT_VARIANT_FAST);
 }
 
 ntt_status ntt_polymul_mod(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
