@@ -15,7 +15,7 @@ the library's status (see ntt.Status).
 from . import _lib
 from ._errors import (BackendError, DTypeError, Error, InvalidArgumentError, ModulusError,
                       OutOfMemoryError, RangeError, Status, UnsupportedError, status_string)
-from ._names import auto_backend, backend_available, backends
+from ._names import auto_backend, backend_available, backends, cuda_info
 from ._numtheory import find_prime, is_prime, primitive_root, root_of_unity
 from ._plan import Plan
 from ._polymul import cache_clear, polymul_mod
@@ -39,7 +39,7 @@ def library_origin():
 __all__ = [
     "BackendError", "DTypeError", "Error", "InvalidArgumentError", "ModulusError",
     "OutOfMemoryError", "Plan", "RangeError", "Status", "UnsupportedError", "auto_backend",
-    "backend_available", "backends", "cache_clear", "find_prime", "is_prime",
+    "backend_available", "backends", "cache_clear", "cuda_info", "find_prime", "is_prime",
     "library_origin", "library_path", "polymul_mod", "primitive_root", "root_of_unity",
     "status_string",
 ]

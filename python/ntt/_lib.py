@@ -154,6 +154,18 @@ for _w in ("u32", "u64"):
                                           c_size_t, c_void_p)
 cuda_last_error = _proto("ntt_cuda_last_error", c_int, c_void_p)
 
+
+class CudaInfo(Structure):
+    """ntt_cuda_info."""
+    _fields_ = [("name", ctypes.c_char * 128), ("device", c_int), ("cc_major", c_int),
+                ("cc_minor", c_int), ("sm_count", c_int), ("l2_bytes", c_size_t),
+                ("global_mem_bytes", c_size_t), ("smem_per_block_optin", c_size_t),
+                ("clock_khz", c_int), ("mem_clock_khz", c_int), ("mem_bus_bits", c_int),
+                ("driver_version", c_int), ("runtime_version", c_int)]
+
+
+cuda_get_info = _proto("ntt_cuda_get_info", _st, POINTER(CudaInfo))
+
 polymul_mod_ex = _proto("ntt_polymul_mod_ex", _st, _P, _P, c_size_t, _P, c_size_t, c_uint64,
                         c_int, _P)
 cache_clear = _proto("ntt_cache_clear", None)

@@ -3,7 +3,7 @@
 import ctypes
 
 from . import _lib
-from ._errors import InvalidArgumentError, Status
+from ._errors import InvalidArgumentError, Status, check
 
 _backend_codes = {}
 _modmul_codes = {}
@@ -55,3 +55,14 @@ def auto_backend():
     """The backend that "auto" resolves to now (the environment variable
     NTT_BACKEND overrides the library's choice)."""
     return backend_name(_lib.backend_resolve_auto())
+
+
+def cuda_info():
+    """The GPU as the CUDA backend sees it, as a dict (name, device,
+    cc_major, cc_minor, sm_count, l2_bytes, global_mem_bytes, ...).
+    Raises UnsupportedError without CUDA or without a GPU."""
+    info = _lib.CudaInfo()
+    check(_lib.cuda_get_info(ctypes.byref(info)), "ntt_cuda_get_info")
+    out = {name: getattr(info, name) for name, _ in _lib.CudaInfo._fields_}
+    out["name"] = info.name.decode(errors="replace")
+    return out

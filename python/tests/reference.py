@@ -55,7 +55,10 @@ def bit_reverse(i, bits):
 
 
 def ntt_prime(bits, log2_order, rng):
-    """A random prime p < 2^bits with 2^log2_order | p-1."""
+    """A random prime p < 2^bits with 2^log2_order | p-1; bits >= log2_order
+    + 8 leaves 2^8 candidates or more, so that one is found quickly."""
+    if bits < log2_order + 8:
+        raise ValueError(f"too few candidates below 2^{bits} with 2^{log2_order} | p-1")
     step = 1 << log2_order
     for _ in range(100000):
         m = int(rng.integers(1, (1 << bits) // step))

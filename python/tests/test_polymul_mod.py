@@ -18,7 +18,7 @@ FIXED_MODULI = [
 def random_modulus(rng):
     kind = int(rng.integers(5))
     if kind == 0:  # an NTT prime: the direct path
-        return ntt_prime(int(rng.integers(20, 63)), 20, rng)
+        return ntt_prime(int(rng.integers(30, 63)), 20, rng)
     if kind == 1:  # any number, prime or not
         return int(rng.integers(2, 1 << 63, dtype=np.uint64))
     if kind == 2:  # a small one
