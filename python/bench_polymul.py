@@ -54,7 +54,8 @@ def check_product(c, a, b, p, rng):
 
 
 def build_helper(tmp):
-    """The C timer, or None (with the reason) where it cannot be built."""
+    """The C timers (bench_timer.c), or None and the reason it could not be
+    built."""
     include = os.path.join(os.path.dirname(HERE), "include")
     if not os.path.isfile(os.path.join(include, "ntt.h")):
         return None, "include/ntt.h not found beside python/"
@@ -64,12 +65,16 @@ def build_helper(tmp):
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode:
         return None, f"{' '.join(cmd)} failed: {r.stderr.strip()}"
-    fn = ctypes.CDLL(out).ntt_bench_polymul_ns
-    fn.restype = ctypes.c_int64
-    fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p,
-                   ctypes.c_size_t, ctypes.c_uint64, ctypes.c_int,
-                   ctypes.POINTER(ctypes.c_int)]
-    return fn, None
+    timer = ctypes.CDLL(out)
+    timer.ntt_bench_polymul_ns.restype = ctypes.c_int64
+    timer.ntt_bench_polymul_ns.argtypes = [
+        ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t,
+        ctypes.c_uint64, ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
+    timer.ntt_bench_cuda_forward_ns.restype = ctypes.c_int64
+    timer.ntt_bench_cuda_forward_ns.argtypes = [
+        ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_void_p,
+        ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
+    return timer, None
 
 
 def percentiles(xs):
@@ -203,15 +208,16 @@ def main():
     result = {"machine": info, "wrapper_vs_c": {}, "sympy": None}
 
     with tempfile.TemporaryDirectory() as tmp:
-        helper, why = build_helper(tmp)
-        if helper is None:
+        timer, why = build_helper(tmp)
+        if timer is None:
             print(f"# no C timer ({why}): wrapper-vs-C rounds skipped")
         else:
             for p in (int(x) for x in args.moduli.split(",")):
                 print(f"\npolymul_mod, {args.n} x {args.n} coefficients mod {p}, backend "
                       f"{args.backend}, {args.rounds} rounds (ratio to the C call: median "
                       f"[p10, p90]; time: median)")
-                rows = wrapper_vs_c(helper, args.n, p, args.backend, args.rounds, rng)
+                rows = wrapper_vs_c(timer.ntt_bench_polymul_ns, args.n, p, args.backend,
+                                    args.rounds, rng)
                 result["wrapper_vs_c"][str(p)] = rows
                 for name, r in rows.items():
                     q, ms = r["ratio_to_C"], r["ms"]

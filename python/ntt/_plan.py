@@ -2,6 +2,7 @@
 base, on host (numpy) arrays or CUDA device arrays."""
 
 import ctypes
+import math
 import operator
 import threading
 
@@ -114,8 +115,9 @@ class Plan:
         self.backend = backend_name(_lib.plan_backend(self._handle))
         self.modmul = modmul_name(_lib.plan_modmul(self._handle))
         self._bounds = np.array(moduli, dtype=self.dtype)
-        self._suffix = f"u{width}"
+        self._fns = {op: fn for (op, w), fn in _lib.exec_fns.items() if w == f"u{width}"}
         self._cuda = _lib.plan_backend(self._handle) == _lib.BACKEND_CUDA
+        self._typestr = "<u4" if width == 32 else "<u8"
 
     # ---- lifetime ----------------------------------------------------------
 
@@ -196,13 +198,14 @@ class Plan:
                 check_range(y, "b", self._bounds[:1], self.n)
             c = self._target(out, (lc,), x, ((x, "a"), (y, "b")), exact_ok=False)
             if x.device:
-                status = _lib.exec_fns["cuda_polymul", self._suffix](
-                    self._handle, c.ptr, lc, x.ptr, x.size, y.ptr, y.size, 1, self.n,
-                    stream_handle(x.stream))
+                status = self._fns["cuda_polymul"](self._handle, c.ptr, lc, x.ptr, x.size,
+                                                   y.ptr, y.size, 1, self.n,
+                                                   stream_handle(x.stream))
             else:
-                status = _lib.exec_fns["polymul_linear", self._suffix](
-                    self._handle, c.ptr, x.ptr, x.size, y.ptr, y.size)
-            check(status, f"polymul_linear ({self._suffix})", self._handle)
+                status = self._fns["polymul_linear"](self._handle, c.ptr, x.ptr, x.size,
+                                                     y.ptr, y.size)
+            if status:
+                self._fail(status, "polymul_linear")
             return c.obj
 
     # ---- shared machinery ----------------------------------------------------
@@ -211,7 +214,14 @@ class Plan:
         if self._handle is None:
             raise InvalidArgumentError(EINVAL, "the plan is closed")
 
+    def _fail(self, status, name):
+        check(status, f"{name} (width {self.width}, backend {self.backend})", self._handle)
+
     def _transform(self, name, a, out, inplace, stream):
+        if (out is a if not inplace else out is None) and type(a) is not np.ndarray:
+            done = self._device_transform(name, a, stream)
+            if done is not None:
+                return done
         with self._lock:
             self._live()
             (x,) = self._inputs(((a, "a"),), stream, convert=not inplace)
@@ -227,13 +237,44 @@ class Plan:
                 np.copyto(c.obj, x.obj)
             if count:
                 if x.device:
-                    status = _lib.exec_fns["cuda_" + name, self._suffix](
-                        self._handle, c.ptr, count, self.n, stream_handle(x.stream))
+                    status = self._fns["cuda_" + name](self._handle, c.ptr, count, self.n,
+                                                       stream_handle(x.stream))
                 else:
-                    status = _lib.exec_fns[name, self._suffix](self._handle, c.ptr, count,
-                                                                self.n)
-                check(status, f"{name} ({self._suffix})", self._handle)
+                    status = self._fns[name](self._handle, c.ptr, count, self.n)
+                if status:
+                    self._fail(status, name)
             return c.obj
+
+    def _device_transform(self, name, a, stream):
+        """The common device call (the plan's element type, C-contiguous,
+        writable, on a CUDA plan) in as little Python as it takes; None for
+        anything else, which the checked path then handles or refuses with
+        its messages."""
+        try:
+            cai = a.__cuda_array_interface__
+        except AttributeError:
+            return None
+        shape = cai["shape"]
+        if (not self._cuda or cai["typestr"] != self._typestr or not shape or
+                shape[-1] != self.n or cai.get("strides") is not None or
+                cai.get("mask") is not None):
+            return None
+        ptr, readonly = cai["data"]
+        if readonly:
+            return None
+        if stream is None:
+            stream = cai.get("stream") or 0
+        if type(stream) is not int or not 0 <= stream < 1 << 64:
+            stream = stream_handle(stream)
+        count = math.prod(shape) // self.n
+        with self._lock:
+            if self._handle is None:
+                return None
+            if count:
+                status = self._fns["cuda_" + name](self._handle, ptr, count, self.n, stream)
+                if status:
+                    self._fail(status, name)
+        return a
 
     def _binary(self, name, a, b, out, inplace, stream):
         with self._lock:
@@ -248,7 +289,7 @@ class Plan:
                 check_range(y, "b", self._bounds, self.n)
             c = self._result(x, out, inplace, ((x, "a"), (y, "b")))
             if count:
-                fn = _lib.exec_fns[("cuda_" if x.device else "") + name, self._suffix]
+                fn = self._fns[("cuda_" if x.device else "") + name]
                 n = self.n
                 if not x.device:
                     status = fn(self._handle, c.ptr, x.ptr, y.ptr, count, n)
@@ -258,7 +299,8 @@ class Plan:
                 else:
                     status = fn(self._handle, c.ptr, n, x.ptr, n, y.ptr, n, count, n,
                                 stream_handle(x.stream))
-                check(status, f"{name} ({self._suffix})", self._handle)
+                if status:
+                    self._fail(status, name)
             return c.obj
 
     def _inputs(self, named, stream, convert):
