@@ -10,7 +10,11 @@ sympy, measured in one process.
    the wrapper with out= (a pre-made output, like the C call), the wrapper
    allocating its output (the common use), and the C function called
    directly through ctypes.  Reported: the median and the 10th-90th
-   percentiles of the per-round ratios to the first C call.
+   percentiles of the per-round ratios to the first C call, for wall-clock
+   time and for the CPU time of the calling thread (which leaves out the
+   time the thread waited for a core: on a shared machine, the steadier
+   figure; it counts no other thread, so it suits single-threaded backends
+   only, and the script says which backend "auto" is).
 2. sympy's convolution_ntt on doubling sizes, up to the largest it finishes
    within --sympy-limit seconds, against ntt.polymul_mod on the same inputs.
 
@@ -69,7 +73,8 @@ def build_helper(tmp):
     timer.ntt_bench_polymul_ns.restype = ctypes.c_int64
     timer.ntt_bench_polymul_ns.argtypes = [
         ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t,
-        ctypes.c_uint64, ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
+        ctypes.c_uint64, ctypes.c_int, ctypes.POINTER(ctypes.c_int),
+        ctypes.POINTER(ctypes.c_int64)]
     timer.ntt_bench_cuda_forward_ns.restype = ctypes.c_int64
     timer.ntt_bench_cuda_forward_ns.argtypes = [
         ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_void_p,
@@ -92,17 +97,21 @@ def wrapper_vs_c(helper, n, p, backend, rounds, rng):
     status = ctypes.c_int()
     opts = _lib.make_options()
 
+    cpu = ctypes.c_int64()
+
     def c_call():
         ns = helper(c_ref.ctypes.data, a.ctypes.data, n, b.ctypes.data, n, p, code,
-                    ctypes.byref(status))
+                    ctypes.byref(status), ctypes.byref(cpu))
         if status.value:
             raise SystemExit(f"FAILED: ntt_polymul_mod status {status.value}")
-        return ns
+        return ns, cpu.value
 
     def timed(f):
+        c0 = time.thread_time_ns()
         t0 = time.perf_counter_ns()
         f()
-        return time.perf_counter_ns() - t0
+        t1 = time.perf_counter_ns()
+        return t1 - t0, time.thread_time_ns() - c0
 
     def raw():
         s = _lib.polymul_mod_ex(c_raw.ctypes.data, a.ctypes.data, n, b.ctypes.data, n, p,
@@ -127,13 +136,21 @@ def wrapper_vs_c(helper, n, p, backend, rounds, rng):
         raise SystemExit(f"FAILED: the wrapper's product differs from the C call's (p={p})")
 
     names = list(kinds)
-    times = {k: [] for k in names}
+    wall = {k: [] for k in names}
+    cpu_t = {k: [] for k in names}
     for _ in range(rounds):
         for k in rng.permutation(names):
-            times[k].append(kinds[k]())
-    base = np.array(times["C"], dtype=float)
-    return {k: {"ratio_to_C": percentiles(np.array(v) / base),
-                "ms": percentiles(np.array(v) / 1e6)} for k, v in times.items()}
+            w, c = kinds[k]()
+            wall[k].append(w)
+            cpu_t[k].append(c)
+    out = {}
+    for k in names:
+        out[k] = {}
+        for clock, t in (("wall", wall), ("cpu", cpu_t)):
+            v = np.array(t[k], dtype=float)
+            out[k][clock] = {"ratio_to_C": percentiles(v / np.array(t["C"], dtype=float)),
+                             "ms": percentiles(v / 1e6)}
+    return out
 
 
 def sympy_vs_ntt(p, limit, backend, rng, start_log=10):
@@ -219,10 +236,13 @@ def main():
                 rows = wrapper_vs_c(timer.ntt_bench_polymul_ns, args.n, p, args.backend,
                                     args.rounds, rng)
                 result["wrapper_vs_c"][str(p)] = rows
-                for name, r in rows.items():
-                    q, ms = r["ratio_to_C"], r["ms"]
-                    print(f"  {name:24s} {q['median']:6.3f}  [{q['p10']:.3f}, {q['p90']:.3f}]"
-                          f"   {ms['median']:8.3f} ms")
+                for clock, title in (("wall", "wall-clock time"),
+                                     ("cpu", "CPU time of the calling thread")):
+                    print(f"  {title}:")
+                    for name, r in rows.items():
+                        q, ms = r[clock]["ratio_to_C"], r[clock]["ms"]
+                        print(f"    {name:24s} {q['median']:6.3f}  [{q['p10']:.3f}, "
+                              f"{q['p90']:.3f}]   {ms['median']:8.3f} ms")
 
     if not args.no_sympy:
         print(f"\nsympy convolution_ntt against ntt.polymul_mod, n x n mod {args.sympy_prime} "

@@ -16,7 +16,7 @@ from ._errors import DTypeError, InvalidArgumentError, RangeError, Status
 
 EINVAL = Status.EINVAL
 DTYPES = {32: np.dtype(np.uint32), 64: np.dtype(np.uint64)}
-_TYPESTR = {32: "u4", 64: "u8"}
+TYPESTR = {32: "u4", 64: "u8"}
 
 
 class Operand:
@@ -109,9 +109,9 @@ def device_operand(x, name, width, stream):
     cai = x.__cuda_array_interface__
     typestr = cai["typestr"]
     shape = tuple(cai["shape"])
-    if typestr[1:] != _TYPESTR[width] or typestr[0] not in "<|=":
+    if typestr[1:] != TYPESTR[width] or typestr[0] not in "<|=":
         raise DTypeError(EINVAL, f"{name}: device array of type {typestr}, expected "
-                         f"<{_TYPESTR[width]} ({DTYPES[width]}, width {width})")
+                         f"<{TYPESTR[width]} ({DTYPES[width]}, width {width})")
     itemsize = width // 8
     strides = cai.get("strides")
     if strides is not None and tuple(strides) != c_strides(shape, itemsize):

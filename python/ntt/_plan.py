@@ -9,8 +9,8 @@ import threading
 import numpy as np
 
 from . import _lib
-from ._arrays import (DTYPES, EINVAL, check_out_alias, check_range, device_operand,
-                      host_operand, is_device, stream_handle)
+from ._arrays import (DTYPES, EINVAL, TYPESTR, check_out_alias, check_range,
+                      device_operand, host_operand, is_device, stream_handle)
 from ._errors import (InvalidArgumentError, ModulusError, Status, UnsupportedError, check)
 from ._names import backend_code, backend_name, modmul_code, modmul_name
 from ._numtheory import is_prime
@@ -78,7 +78,7 @@ class Plan:
         if n < 2 or n & (n - 1) or n > 1 << MAX_LOG2_N:
             raise InvalidArgumentError(EINVAL, f"n = {n}: expected a power of two in "
                                        f"[2, 2^{MAX_LOG2_N}]")
-        if width not in DTYPES:
+        if not isinstance(width, int) or width not in DTYPES:
             raise InvalidArgumentError(EINVAL, f"width = {width!r}: expected 32 or 64")
         if isinstance(moduli, (str, bytes)):
             raise InvalidArgumentError(EINVAL, "moduli: expected an integer or a sequence "
@@ -112,24 +112,25 @@ class Plan:
         self.natural_order = bool(natural_order)
         self.threads = threads
         self.batch = batch
-        self.backend = backend_name(_lib.plan_backend(self._handle))
+        backend = _lib.plan_backend(self._handle)
+        self.backend = backend_name(backend)
         self.modmul = modmul_name(_lib.plan_modmul(self._handle))
         self._bounds = np.array(moduli, dtype=self.dtype)
         self._fns = {op: fn for (op, w), fn in _lib.exec_fns.items() if w == f"u{width}"}
-        self._cuda = _lib.plan_backend(self._handle) == _lib.BACKEND_CUDA
-        self._typestr = "<u4" if width == 32 else "<u8"
+        self._cuda = backend == _lib.BACKEND_CUDA
+        self._typestr = "<" + TYPESTR[width]
 
     # ---- lifetime ----------------------------------------------------------
 
     def close(self):
         """Frees the plan (its tables, scratch and device buffers).  Further
         calls raise InvalidArgumentError; closing twice is harmless."""
-        handle = getattr(self, "_handle", None)
-        if handle is None:
+        if getattr(self, "_handle", None) is None:
             return
         with self._lock:
-            self._handle = None
-            _lib.plan_destroy(handle)
+            handle, self._handle = self._handle, None
+            if handle is not None:
+                _lib.plan_destroy(handle)
 
     def __enter__(self):
         return self
