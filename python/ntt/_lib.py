@@ -177,7 +177,7 @@ find_prime = _proto("ntt_find_prime", _st, c_uint, c_uint, c_uint, POINTER(c_uin
 
 FLAG_NEGACYCLIC = 1
 FLAG_NATURAL_ORDER = 2
-U32, U64 = 32, 64
+U32 = 32
 BACKEND_SCALAR = 1
 BACKEND_CUDA = 4
 BACKEND_COUNT = 6
@@ -201,7 +201,7 @@ class _PlanOptionsPre45(Structure):
 def _options_layout():
     """Which of the two layouts the loaded library reads, told by its
     behaviour: a 4-point scalar plan whose options hold the natural-order
-    flag (2) at offset 4.  The current layout reads that as the flag and
+    flag (2) at offset 4.  The issue-45 layout reads that as the flag and
     makes the plan; the older one reads it as a benchmark variant that the
     scalar backend does not run and answers NTT_EUNSUPPORTED.
     TODO(issue 45 merged everywhere): keep PlanOptions only."""

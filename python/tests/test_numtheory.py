@@ -18,7 +18,8 @@ def test_is_prime_random_and_hard(rng):
             318665857834031151167461, 2 ** 63 - 25, 4611685941117976577,
             1 << 63, (2 ** 32 - 5) * (2 ** 32 - 17), 341550071728321]
     hard = [n for n in hard if n < 1 << 64]
-    randoms = [int(v) for v in rng.integers(0, 1 << 64, size=300, dtype=np.uint64)]
+    randoms = [int(v) for v in rng.integers(0, (1 << 64) - 1, size=300, dtype=np.uint64,
+                                            endpoint=True)]
     odd = [v | 1 for v in randoms]
     for n in hard + randoms + odd:
         assert ntt.is_prime(n) == isprime(n), n
