@@ -1,5 +1,6 @@
 """Operands: numpy arrays, integer sequences and CUDA device arrays, checked
-before any call reaches the library.
+before any call reaches the library (except the range of polymul_mod's
+coefficients, which the library checks before writing anything).
 
 Every check raises the exception of the status the library would return
 for the same input (dtype, layout, shape: NTT_EINVAL; a coefficient >= p:
