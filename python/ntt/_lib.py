@@ -1,0 +1,228 @@
+"""Finding and loading libntt, and the ctypes prototypes of include/ntt.h.
+
+The library is looked for in this order, and the first place that holds one
+is used (a library that is found but fails to load is an error, never a
+reason to try the next place):
+
+1. the environment variable NTT_LIBRARY: a path to libntt.so (or to the
+   directory holding it);
+2. the package's own copy: libntt.so* placed next to this file;
+3. the system loader's search path (LD_LIBRARY_PATH, ld.so.cache, the
+   default directories): libntt.so.0, then libntt.so.
+
+ctypes.CDLL (not PyDLL) releases the GIL for the duration of every foreign
+call, so other Python threads run while a transform does.
+"""
+
+import ctypes
+import ctypes.util
+import glob
+import os
+
+from ctypes import (POINTER, Structure, c_char_p, c_int, c_size_t, c_uint,
+                    c_uint64, c_void_p)
+
+_SONAME = "libntt.so.0"
+
+
+def _package_copies():
+    here = os.path.dirname(os.path.abspath(__file__))
+    pats = ("libntt.so.0", "libntt.so", "libntt.so.*", "libntt*.dylib", "ntt.dll")
+    for pat in pats:
+        for path in sorted(glob.glob(os.path.join(here, pat))):
+            if os.path.isfile(path):
+                yield path
+
+
+def _loaded_path(lib, fallback):
+    """The file the loader actually mapped for lib (dladdr on one of its
+    symbols), so that a library found on the loader path is named by its
+    real location."""
+    class DlInfo(Structure):
+        _fields_ = [("dli_fname", c_char_p), ("dli_fbase", c_void_p),
+                    ("dli_sname", c_char_p), ("dli_saddr", c_void_p)]
+    try:
+        dladdr = ctypes.CDLL(None).dladdr
+    except (OSError, AttributeError):
+        return fallback
+    dladdr.argtypes = [c_void_p, POINTER(DlInfo)]
+    dladdr.restype = c_int
+    info = DlInfo()
+    addr = ctypes.cast(lib.ntt_status_string, c_void_p).value
+    if dladdr(addr, ctypes.byref(info)) and info.dli_fname:
+        return os.path.realpath(os.fsdecode(info.dli_fname))
+    return fallback
+
+
+def _load():
+    """(CDLL, path, origin) or ImportError saying where it looked."""
+    env = os.environ.get("NTT_LIBRARY")
+    if env:
+        path = env
+        if os.path.isdir(path):
+            found = [p for p in (os.path.join(path, n) for n in (_SONAME, "libntt.so"))
+                     if os.path.isfile(p)]
+            if not found:
+                raise ImportError(f"ntt: NTT_LIBRARY={env} is a directory without "
+                                  f"{_SONAME} or libntt.so")
+            path = found[0]
+        try:
+            lib = ctypes.CDLL(os.path.abspath(path))
+        except OSError as e:
+            raise ImportError(f"ntt: NTT_LIBRARY={env} could not be loaded: {e}") from e
+        return lib, _loaded_path(lib, os.path.realpath(path)), "NTT_LIBRARY"
+
+    for path in _package_copies():
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            raise ImportError(f"ntt: the package's copy {path} could not be loaded: {e}") from e
+        return lib, _loaded_path(lib, os.path.realpath(path)), "package"
+
+    names = [_SONAME, "libntt.so"]
+    found = ctypes.util.find_library("ntt")
+    if found and found not in names:
+        names.append(found)
+    errors = []
+    for name in names:
+        try:
+            lib = ctypes.CDLL(name)
+        except OSError as e:
+            errors.append(f"{name}: {e}")
+            continue
+        return lib, _loaded_path(lib, name), "system"
+    raise ImportError(
+        "ntt: libntt was not found. Set NTT_LIBRARY to the path of libntt.so "
+        "(e.g. NTT_LIBRARY=build/libntt.so after building the C library), place "
+        "libntt.so.0 next to ntt/__init__.py, or install libntt where the system "
+        "loader finds it (LD_LIBRARY_PATH, ldconfig). Loader said: " + "; ".join(errors))
+
+
+lib, path, origin = _load()
+
+
+def _proto(name, restype, *argtypes):
+    f = getattr(lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+# ntt_status is an int-sized enum; pointers to caller arrays travel as plain
+# addresses (c_void_p), which ctypes converts fastest.
+_st = c_int
+_P = c_void_p
+
+status_string = _proto("ntt_status_string", c_char_p, c_int)
+backend_available = _proto("ntt_backend_available", c_int, c_int)
+backend_name = _proto("ntt_backend_name", c_char_p, c_int)
+backend_from_name = _proto("ntt_backend_from_name", _st, c_char_p, POINTER(c_int))
+backend_resolve_auto = _proto("ntt_backend_resolve_auto", c_int)
+modmul_name = _proto("ntt_modmul_name", c_char_p, c_int)
+modmul_from_name = _proto("ntt_modmul_from_name", _st, c_char_p, POINTER(c_int))
+
+plan_create = _proto("ntt_plan_create", _st, POINTER(c_void_p), c_size_t, c_uint64, c_int,
+                     c_int, _P)
+plan_create_rns = _proto("ntt_plan_create_rns", _st, POINTER(c_void_p), c_size_t, _P,
+                         c_size_t, c_int, c_int, _P)
+plan_destroy = _proto("ntt_plan_destroy", None, c_void_p)
+plan_backend = _proto("ntt_plan_backend", c_int, c_void_p)
+plan_modmul = _proto("ntt_plan_modmul", c_int, c_void_p)
+
+# Every execution entry point, by (operation, width): the batched host
+# calls, the linear product and the device-pointer calls.
+exec_fns = {}
+for _w in ("u32", "u64"):
+    exec_fns["forward", _w] = _proto(f"ntt_forward_batch_{_w}", _st, c_void_p, _P, c_size_t,
+                                     c_size_t)
+    exec_fns["inverse", _w] = _proto(f"ntt_inverse_batch_{_w}", _st, c_void_p, _P, c_size_t,
+                                     c_size_t)
+    exec_fns["pointwise", _w] = _proto(f"ntt_pointwise_batch_{_w}", _st, c_void_p, _P, _P, _P,
+                                       c_size_t, c_size_t)
+    exec_fns["polymul", _w] = _proto(f"ntt_polymul_batch_{_w}", _st, c_void_p, _P, _P, _P,
+                                     c_size_t, c_size_t)
+    exec_fns["polymul_linear", _w] = _proto(f"ntt_polymul_linear_{_w}", _st, c_void_p, _P, _P,
+                                            c_size_t, _P, c_size_t)
+    exec_fns["cuda_forward", _w] = _proto(f"ntt_cuda_forward_{_w}", _st, c_void_p, _P, c_size_t,
+                                          c_size_t, c_void_p)
+    exec_fns["cuda_inverse", _w] = _proto(f"ntt_cuda_inverse_{_w}", _st, c_void_p, _P, c_size_t,
+                                          c_size_t, c_void_p)
+    exec_fns["cuda_pointwise", _w] = _proto(f"ntt_cuda_pointwise_{_w}", _st, c_void_p, _P, _P,
+                                            _P, c_size_t, c_size_t, c_void_p)
+    exec_fns["cuda_polymul", _w] = _proto(f"ntt_cuda_polymul_{_w}", _st, c_void_p, _P,
+                                          c_size_t, _P, c_size_t, _P, c_size_t, c_size_t,
+                                          c_size_t, c_void_p)
+cuda_last_error = _proto("ntt_cuda_last_error", c_int, c_void_p)
+
+
+class CudaInfo(Structure):
+    """ntt_cuda_info."""
+    _fields_ = [("name", ctypes.c_char * 128), ("device", c_int), ("cc_major", c_int),
+                ("cc_minor", c_int), ("sm_count", c_int), ("l2_bytes", c_size_t),
+                ("global_mem_bytes", c_size_t), ("smem_per_block_optin", c_size_t),
+                ("clock_khz", c_int), ("mem_clock_khz", c_int), ("mem_bus_bits", c_int),
+                ("driver_version", c_int), ("runtime_version", c_int)]
+
+
+cuda_get_info = _proto("ntt_cuda_get_info", _st, POINTER(CudaInfo))
+
+polymul_mod_ex = _proto("ntt_polymul_mod_ex", _st, _P, _P, c_size_t, _P, c_size_t, c_uint64,
+                        c_int, _P)
+cache_clear = _proto("ntt_cache_clear", None)
+
+is_prime = _proto("ntt_is_prime", c_int, c_uint64)
+primitive_root = _proto("ntt_primitive_root", _st, c_uint64, POINTER(c_uint64))
+root_of_unity = _proto("ntt_root_of_unity", _st, c_uint64, c_uint64, POINTER(c_uint64))
+find_prime = _proto("ntt_find_prime", _st, c_uint, c_uint, c_uint, POINTER(c_uint64))
+
+FLAG_NEGACYCLIC = 1
+FLAG_NATURAL_ORDER = 2
+U32 = 32
+BACKEND_SCALAR = 1
+BACKEND_CUDA = 4
+BACKEND_COUNT = 6
+
+
+# ---- ntt_plan_options -------------------------------------------------------
+
+class PlanOptions(Structure):
+    """ntt_plan_options as include/ntt.h defines it once issue 45 has moved
+    the benchmark-only fields out of the public header."""
+    _fields_ = [("modmul", c_int), ("flags", c_uint), ("threads", c_int), ("batch", c_size_t)]
+
+
+class _PlanOptionsPre45(Structure):
+    """The layout before issue 45: two more int fields, at offsets 4 and 24,
+    that this package always leaves zero (their defaults)."""
+    _fields_ = [("modmul", c_int), ("_zero4", c_int), ("flags", c_uint), ("threads", c_int),
+                ("batch", c_size_t), ("_zero24", c_int)]
+
+
+def _options_layout():
+    """Which of the two layouts the loaded library reads, told by its
+    behaviour: a 4-point scalar plan whose options hold the natural-order
+    flag (2) at offset 4.  The issue-45 layout reads that as the flag and
+    makes the plan; the older one reads it as a benchmark variant that the
+    scalar backend does not run and answers NTT_EUNSUPPORTED.
+    TODO(issue 45 merged everywhere): keep PlanOptions only."""
+    probe = (c_uint * (ctypes.sizeof(_PlanOptionsPre45) // 4))()  # zeros, the larger size
+    probe[1] = FLAG_NATURAL_ORDER
+    plan = c_void_p()
+    s = plan_create(ctypes.byref(plan), 4, 17, U32, BACKEND_SCALAR, ctypes.addressof(probe))
+    plan_destroy(plan)
+    if s == 0:
+        return PlanOptions
+    if s == 5:
+        return _PlanOptionsPre45
+    raise ImportError(f"ntt: {path} failed a 4-point plan mod 17 (status {s}); "
+                      "is it libntt?")
+
+
+_Options = _options_layout()
+
+
+def make_options(modmul=0, flags=0, threads=0, batch=0):
+    """An options struct in the loaded library's layout; keep the returned
+    object alive while its address is in use."""
+    return _Options(modmul=modmul, flags=flags, threads=threads, batch=batch)
+
