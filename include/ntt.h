@@ -37,6 +37,8 @@ extern "C" {
 #define NTT_VERSION_MAJOR 0
 #define NTT_VERSION_MINOR 2
 #define NTT_VERSION_PATCH 0
+/* The version as one number, major * 10000 + minor * 100 + patch. */
+#define NTT_VERSION_CODE (NTT_VERSION_MAJOR * 10000 + NTT_VERSION_MINOR * 100 + NTT_VERSION_PATCH)
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NTT_NODISCARD __attribute__((warn_unused_result))
@@ -62,6 +64,10 @@ typedef enum ntt_status {
     NTT_EIO = 7,          /* a file could not be opened, read, written, renamed */
     NTT_EFORMAT = 8       /* malformed input file */
 } ntt_status;
+
+/* NTT_VERSION_CODE of the library that is running, which may differ from the
+   header a program was compiled with when the shared library is replaced. */
+NTT_API unsigned ntt_version(void);
 
 /* A static English description of s; never NULL (unknown codes included). */
 NTT_API const char *ntt_status_string(ntt_status s);

@@ -336,6 +336,8 @@ int main(void)
 {
     test_init("test_api");
     CHECK(NTT_VERSION_MAJOR >= 0 && NTT_VERSION_MINOR >= 0 && NTT_VERSION_PATCH >= 0, "version macros");
+    CHECK_EQ(NTT_VERSION_MAJOR * 10000u + NTT_VERSION_MINOR * 100u + NTT_VERSION_PATCH, ntt_version(),
+             "ntt_version() against the header's macros");
     CHECK_EQ((size_t)1 << NTT_MAX_LOG2_N, NTT_POLYMUL_MAX_LEN, "NTT_POLYMUL_MAX_LEN");
     test_status_strings();
     test_names();

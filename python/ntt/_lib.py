@@ -186,43 +186,31 @@ BACKEND_COUNT = 6
 # ---- ntt_plan_options -------------------------------------------------------
 
 class PlanOptions(Structure):
-    """ntt_plan_options as include/ntt.h defines it once issue 45 has moved
-    the benchmark-only fields out of the public header."""
+    """ntt_plan_options of include/ntt.h (libntt 0.2 and later)."""
     _fields_ = [("modmul", c_int), ("flags", c_uint), ("threads", c_int), ("batch", c_size_t)]
 
 
-class _PlanOptionsPre45(Structure):
-    """The layout before issue 45: two more int fields, at offsets 4 and 24,
-    that this package always leaves zero (their defaults)."""
-    _fields_ = [("modmul", c_int), ("_zero4", c_int), ("flags", c_uint), ("threads", c_int),
-                ("batch", c_size_t), ("_zero24", c_int)]
+def _check_version():
+    """libntt before 0.2 had two more fields in ntt_plan_options, which
+    this package would fill wrongly: refuse it rather than guess."""
+    fn = getattr(lib, "ntt_version", None)
+    if fn is None:
+        raise ImportError(f"ntt: {path} is libntt older than 0.2 (no ntt_version); "
+                          "this package needs 0.2 or later")
+    fn.restype = c_uint
+    fn.argtypes = []
+    v = fn()
+    if v < 200:
+        raise ImportError(f"ntt: {path} is libntt {v // 10000}.{v // 100 % 100}.{v % 100}; "
+                          "this package needs 0.2 or later")
+    return v
 
 
-def _options_layout():
-    """Which of the two layouts the loaded library reads, told by its
-    behaviour: a 4-point scalar plan whose options hold the natural-order
-    flag (2) at offset 4.  The issue-45 layout reads that as the flag and
-    makes the plan; the older one reads it as a benchmark variant that the
-    scalar backend does not run and answers NTT_EUNSUPPORTED.
-    TODO(issue 45 merged everywhere): keep PlanOptions only."""
-    probe = (c_uint * (ctypes.sizeof(_PlanOptionsPre45) // 4))()  # zeros, the larger size
-    probe[1] = FLAG_NATURAL_ORDER
-    plan = c_void_p()
-    s = plan_create(ctypes.byref(plan), 4, 17, U32, BACKEND_SCALAR, ctypes.addressof(probe))
-    plan_destroy(plan)
-    if s == 0:
-        return PlanOptions
-    if s == 5:
-        return _PlanOptionsPre45
-    raise ImportError(f"ntt: {path} failed a 4-point plan mod 17 (status {s}); "
-                      "is it libntt?")
-
-
-_Options = _options_layout()
+version_code = _check_version()
 
 
 def make_options(modmul=0, flags=0, threads=0, batch=0):
     """An options struct in the loaded library's layout; keep the returned
     object alive while its address is in use."""
-    return _Options(modmul=modmul, flags=flags, threads=threads, batch=batch)
+    return PlanOptions(modmul=modmul, flags=flags, threads=threads, batch=batch)
 

@@ -125,3 +125,9 @@ def test_pip_install_offline_without_build_isolation(tmp_path):
     origin, path, product = result.stdout.split("\n")[:3]
     assert origin == "package" and path == str(target / "ntt" / "libntt.so.0")
     assert product == "[3, 0, 3]"
+
+
+def test_library_version_is_checked():
+    # The package refuses libntt before 0.2 (another ntt_plan_options layout).
+    from ntt import _lib
+    assert _lib.version_code >= 200

@@ -3,6 +3,8 @@
 
 #include <strings.h>
 
+unsigned ntt_version(void) { return NTT_VERSION_CODE; }
+
 const char *ntt_status_string(ntt_status s)
 {
     switch (s) {
