@@ -4,6 +4,8 @@
 # is missing.
 set -euo pipefail
 pkgs=(cmake make gcc g++ pkg-config libgmp-dev libflint-dev libntl-dev gnuplot-nox python3)
+# MPI (issue 49): libntt_mpi, ntt-mpi and the tests of label mpi.
+pkgs+=(libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

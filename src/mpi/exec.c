@@ -35,16 +35,23 @@ static int worst(int st, ntt_status s) { return (int)s > st ? (int)s : st; }
 static size_t rows_of(const ntt_mpi_plan *pl, int r) { return pl->row0[r + 1] - pl->row0[r]; }
 static size_t cols_of(const ntt_mpi_plan *pl, int r) { return pl->col0[r + 1] - pl->col0[r]; }
 
+/* Where the blocks of exchange x are written before it: rbuf; those of the
+   way back after the operands' (a product's column phase still reads its
+   own block of the operands there while it writes them). */
+static void *sendbuf(const ntt_mpi_plan *pl, int x)
+{
+    return (char *)pl->rbuf + (x == X_ROWS ? pl->rows_base * pl->esz : 0);
+}
+
 /* The all-to-all, then the status agreement.  A rank with a local error
    still exchanges (its data is not used), so no rank waits for it. */
 static ntt_status exchange(ntt_mpi_plan *pl, int x, ntt_status st)
 {
     const mpi_xchg *xc = &pl->xc[x];
     const double t0 = mpi_now();
-    /* Rows to columns: rbuf to cbuf; columns to rows: back from rbuf (the
-       column side writes the returning blocks there, its received operands
-       still in cbuf) to cbuf. */
-    const int rc = MPI_Alltoallv(pl->rbuf, xc->scount, xc->sdispl, xc->type, pl->cbuf,
+    /* Both ways into cbuf: the way back starts when the column phase has
+       read the operands there. */
+    const int rc = MPI_Alltoallv(sendbuf(pl, x), xc->scount, xc->sdispl, xc->type, pl->cbuf,
                                  xc->rcount, xc->rdispl, xc->type, pl->comm);
     pl->stats.exchange_s += mpi_now() - t0;
     pl->stats.exchanges++;
@@ -105,23 +112,30 @@ static ntt_status rows_out(ntt_mpi_plan *pl, const void *const *src, size_t ops)
                     const size_t C = cols_of(pl, d);
                     if (C == 0) continue;
                     void *dst = AT(pl->rbuf, soff[d] + ((o * pl->nmod + k) * C) * R + j0);
-                    mpi_transpose(dst, R, CAT(th->ws, pl->col0[d]), n2, h, C, esz);
+                    mpi_transpose(dst, R, CAT(th->ws, pl->col0[d]), n2, h, C, esz, true);
                 }
             }
     }
     return (ntt_status)st;
 }
 
+/* Where exchange x left what rank r sent: in cbuf, except this rank's own
+   block, which stays where it was written in rbuf (the plan leaves it out
+   of the all-to-all: MPI would only copy it). */
+static const void *received(const ntt_mpi_plan *pl, int x, int r)
+{
+    const size_t esz = pl->esz;
+    return r == pl->rank ? CAT(sendbuf(pl, x), pl->xc[x].soff[r]) : CAT(pl->cbuf, pl->xc[x].roff[r]);
+}
+
 /* Column c's n1 elements of operand o, modulus k from the received runs. */
 static void gather_column(const ntt_mpi_plan *pl, int x, void *col, size_t o, size_t k, size_t c)
 {
-    const size_t *roff = pl->xc[x].roff;
     const size_t esz = pl->esz;
     for (int r = 0; r < pl->size; r++) {
         const size_t R = rows_of(pl, r);
         if (R == 0) continue;
-        memcpy(AT(col, pl->row0[r]),
-               CAT(pl->cbuf, roff[r] + ((o * pl->nmod + k) * pl->cols + c) * R),
+        memcpy(AT(col, pl->row0[r]), CAT(received(pl, x, r), ((o * pl->nmod + k) * pl->cols + c) * R),
                R * esz);
     }
 }
@@ -134,7 +148,7 @@ static void scatter_column(const ntt_mpi_plan *pl, const void *col, size_t k, si
     for (int r = 0; r < pl->size; r++) {
         const size_t R = rows_of(pl, r);
         if (R == 0) continue;
-        memcpy(AT(pl->rbuf, soff[r] + (k * pl->cols + c) * R), CAT(col, pl->row0[r]),
+        memcpy(AT(sendbuf(pl, X_ROWS), soff[r] + (k * pl->cols + c) * R), CAT(col, pl->row0[r]),
                R * esz);
     }
 }
@@ -145,7 +159,6 @@ static void scatter_column(const ntt_mpi_plan *pl, const void *col, size_t k, si
    transforms, and the caller's output (Garner for CRT plans). */
 static ntt_status rows_in(ntt_mpi_plan *pl, void *out)
 {
-    const size_t *roff = pl->xc[X_ROWS].roff;
     const size_t esz = pl->esz, n2 = pl->n2, R = pl->rows, H = pl->band_rows;
     const size_t bands = (R + H - 1) / H;
     int st = NTT_OK;
@@ -160,8 +173,8 @@ static ntt_status rows_in(ntt_mpi_plan *pl, void *out)
             for (int s = 0; s < pl->size; s++) {
                 const size_t C = cols_of(pl, s);
                 if (C == 0) continue;
-                const void *src = CAT(pl->cbuf, roff[s] + (k * C) * R + j0);
-                mpi_transpose(AT(y, pl->col0[s]), n2, src, R, C, h, esz);
+                const void *src = CAT(received(pl, X_ROWS, s), (k * C) * R + j0);
+                mpi_transpose(AT(y, pl->col0[s]), n2, src, R, C, h, esz, false);
             }
             if (th->row[k]) {
                 const ntt_status s = transform(th->row[k], pl->ww, y, h, n2, true);

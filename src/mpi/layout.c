@@ -82,7 +82,7 @@ static ntt_status xfer(ntt_mpi_plan *pl, ntt_width w, ntt_mpi_layout layout, int
                 const void *src = (const char *)gin + start * esz;
                 void *dst = r == root ? lout : tmp;
                 if (coeffs)
-                    mpi_transpose(dst, pl->n2, src, pl->n1, pl->n2, R, esz);
+                    mpi_transpose(dst, pl->n2, src, pl->n1, pl->n2, R, esz, false);
                 else if (r == root)
                     memcpy(dst, src, count * esz);
                 else
@@ -98,7 +98,7 @@ static ntt_status xfer(ntt_mpi_plan *pl, ntt_width w, ntt_mpi_layout layout, int
                     src = buf;
                 }
                 if (coeffs)
-                    mpi_transpose(dst, pl->n1, src, pl->n2, R, pl->n2, esz);
+                    mpi_transpose(dst, pl->n1, src, pl->n2, R, pl->n2, esz, false);
                 else if (r == root)
                     memcpy(dst, src, count * esz);
             }

@@ -17,11 +17,13 @@
 
 /* The twist of one local column for one modulus: the column's elements
    j1 = 0 .. n1-1 are multiplied by g^j1 (forward) or g^-j1 (inverse).
-   Factors are made on the fly in TW_LANES lanes (tw_lanes), so no table
-   of n/P factors is read: m is g (or g^-1) in Montgomery form, s = g^L
-   (or g^-L) with its Shoup companion sq, L the lane count. */
+   The factors are made on the fly, L lanes at a time (TW_LANES_*), so no
+   table of n/P factors is read: the plan keeps the first L factors (in
+   Montgomery form, the work's width) and s = g^L with its Shoup
+   companion sq; each next L factors are the last ones times s. */
 typedef struct {
-    uint64_t m, s, sq;
+    const void *z0; /* g^0 .. g^(L-1), times R mod q */
+    uint64_t s, sq;
 } mpi_twist;
 
 /* One modulus of the plan's work. */
@@ -83,11 +85,12 @@ struct ntt_mpi_plan {
     size_t *row0, *col0;    /* size+1 entries: rank r owns rows [row0[r], row0[r+1]) */
     size_t rows, cols, row_start, col_start;
     mpi_twist *tw;          /* [k][c][2]: forward, inverse twist of local column c */
+    void *twz;              /* the twists' first factors (mpi_twist.z0) */
     int nthreads;
     mpi_thread *th;
     size_t band_rows, band_cols; /* rows / columns per unit of local work */
-    void *rbuf, *cbuf;      /* row side and column side of the exchanges */
-    size_t rbuf_elems, cbuf_elems;
+    void *rbuf, *cbuf;      /* outgoing blocks (both ways) and incoming ones */
+    size_t rows_base;       /* elements of rbuf before the way back's blocks */
     mpi_xchg xc[X_COUNT];
     bool late_agree;        /* the local backend can fail at run time (a GPU):
                                one more agreement ends each call */
@@ -106,16 +109,18 @@ double mpi_now(void);
 
 /* ---- twist.c ---- */
 /* x[j] *= g^j (the twist t, forward or inverse) for j < len, mod q;
-   x[j] in [0, q) in and out. */
+   x[j] in [0, q) in and out.  AVX-512 or AVX2 where the CPU has them for
+   u32; u64 is scalar (no 64x64->128-bit vector products below IFMA). */
 void mpi_twist_u32(uint32_t *x, size_t len, const mpi_twist *t, const mpi_mod *m);
 void mpi_twist_u64(uint64_t *x, size_t len, const mpi_twist *t, const mpi_mod *m);
 /* Lanes of the on-the-fly factors: s = g^TW_LANES. */
-#define TW_LANES_U32 16
+#define TW_LANES_U32 64
 #define TW_LANES_U64 8
 /* dst[j * dstride + i] = src[i * sstride + j] for i < h, j < w (elements of
-   esz bytes). */
+   esz bytes); stream: the destination is not read soon (stores bypass the
+   caches where aligned). */
 void mpi_transpose(void *dst, size_t dstride, const void *src, size_t sstride, size_t h, size_t w,
-                   size_t esz);
+                   size_t esz, bool stream);
 
 /* ---- crt.c ---- */
 /* Sets the plan's moduli for p (direct, or the CRT primes: the set below

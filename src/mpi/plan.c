@@ -49,6 +49,13 @@ void ntt_mpi_stats_reset(ntt_mpi_plan *plan)
     if (plan) memset(&plan->stats, 0, sizeof plan->stats);
 }
 
+/* Cache-line aligned (the transposes' streaming stores), NULL on failure. */
+static void *alloc64(size_t bytes)
+{
+    void *p = NULL;
+    return posix_memalign(&p, 64, bytes ? bytes : 64) == 0 ? p : NULL;
+}
+
 static size_t brv(size_t x, size_t n)
 {
     size_t r = 0;
@@ -70,6 +77,7 @@ void ntt_mpi_plan_destroy(ntt_mpi_plan *plan)
         free(plan->th);
     }
     free(plan->tw);
+    free(plan->twz);
     free(plan->rbuf);
     free(plan->cbuf);
     free(plan->row0);
@@ -100,9 +108,18 @@ static bool pow2_ok(size_t n)
     return n >= 2 && (n & (n - 1)) == 0 && n <= ((size_t)1 << NTT_MPI_MAX_LOG2_N);
 }
 
-static void mpi_shoup_pair(mpi_twist *t, uint64_t g, uint64_t L, const mpi_mod *m, ntt_width ww)
+/* Twist t with factors g^j: the first L (Montgomery form) into z, s = g^L. */
+static void twist_init(mpi_twist *t, void *z, uint64_t g, size_t L, const mpi_mod *m,
+                       ntt_width ww)
 {
-    t->m = ntt_mulmod_slow(g, m->one, m->q);
+    uint64_t f = m->one;
+    for (size_t l = 0; l < L; l++, f = ntt_mulmod_slow(f, g, m->q)) {
+        if (ww == NTT_U32)
+            ((uint32_t *)z)[l] = (uint32_t)f;
+        else
+            ((uint64_t *)z)[l] = f;
+    }
+    t->z0 = z;
     t->s = mpi_powmod(g, L, m->q);
     t->sq = ww == NTT_U32 ? (uint64_t)((t->s << 32) / m->q)
                           : (uint64_t)(((ntt_u128)t->s << 64) / m->q);
@@ -147,6 +164,8 @@ static bool set_counts(ntt_mpi_plan *pl)
         xc->soff[P] = so;
         xc->roff[P] = ro;
         xc->unit = g ? g : 1;
+        /* The rank's block to itself stays in the send buffer (exec.c). */
+        sc[pl->rank] = rc[pl->rank] = 0;
         for (int i = 0; i < P; i++) {
             if (xc->soff[i + 1] / xc->unit > INT_MAX || xc->roff[i + 1] / xc->unit > INT_MAX)
                 return false;
@@ -226,17 +245,20 @@ static ntt_status plan_build(ntt_mpi_plan *plan, ntt_backend backend, const ntt_
        the coefficients and the w^(j1 k2) twiddles in one factor). */
     const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
     const uint64_t N = nega ? 2 * (uint64_t)plan->n : (uint64_t)plan->n;
-    const uint64_t L = plan->ww == NTT_U32 ? TW_LANES_U32 : TW_LANES_U64;
-    plan->tw = malloc((plan->nmod * plan->cols + 1) * 2 * sizeof *plan->tw);
-    if (!plan->tw) return NTT_ENOMEM;
+    const size_t L = plan->ww == NTT_U32 ? TW_LANES_U32 : TW_LANES_U64, ntw = plan->nmod * plan->cols * 2;
+    plan->tw = malloc((ntw + 1) * sizeof *plan->tw);
+    plan->twz = malloc((ntw * L + 1) * plan->esz);
+    if (!plan->tw || !plan->twz) return NTT_ENOMEM;
     for (size_t k = 0; k < plan->nmod; k++) {
         const mpi_mod *m = &plan->mod[k];
         for (size_t c = 0; c < plan->cols; c++) {
             const uint64_t k2 = brv(plan->col_start + c, plan->n2);
             const uint64_t e = nega ? 2 * k2 + 1 : k2;
-            mpi_twist *t = &plan->tw[(k * plan->cols + c) * 2];
-            mpi_shoup_pair(&t[0], mpi_powmod(m->root, e, m->q), L, m, plan->ww);
-            mpi_shoup_pair(&t[1], mpi_powmod(m->root, (N - e) % N, m->q), L, m, plan->ww);
+            const size_t i = (k * plan->cols + c) * 2;
+            char *z = (char *)plan->twz + i * L * plan->esz;
+            twist_init(&plan->tw[i], z, mpi_powmod(m->root, e, m->q), L, m, plan->ww);
+            twist_init(&plan->tw[i + 1], z + L * plan->esz, mpi_powmod(m->root, (N - e) % N, m->q),
+                       L, m, plan->ww);
         }
     }
 
@@ -261,7 +283,7 @@ static ntt_status plan_build(ntt_mpi_plan *plan, ntt_backend backend, const ntt_
     ntt_plan_options lo = {.modmul = o->modmul, .threads = o->threads, .batch = o->batch};
     for (int t = 0; t < nthreads; t++) {
         mpi_thread *th = &plan->th[t];
-        th->ws = malloc(ws * esz);
+        th->ws = alloc64(ws * esz);
         if (!th->ws) return NTT_ENOMEM;
         for (size_t k = 0; k < plan->nmod; k++) {
             const uint64_t q = plan->mod[k].q;
@@ -274,12 +296,12 @@ static ntt_status plan_build(ntt_mpi_plan *plan, ntt_backend backend, const ntt_
             if (s != NTT_OK) return s;
         }
     }
-    /* Both buffers serve both directions (rows to columns, back). */
-    const size_t share = plan->rows * plan->n2 > plan->cols * plan->n1 ? plan->rows * plan->n2
-                                                                       : plan->cols * plan->n1;
-    plan->rbuf_elems = plan->cbuf_elems = 2 * plan->nmod * share;
-    plan->rbuf = malloc((plan->rbuf_elems + 1) * esz);
-    plan->cbuf = malloc((plan->cbuf_elems + 1) * esz);
+    /* rbuf: a product's operands going out, then the result going back;
+       cbuf: what arrives either way. */
+    const size_t in = plan->rows * plan->n2, out = plan->cols * plan->n1;
+    plan->rows_base = 2 * plan->nmod * in;
+    plan->rbuf = alloc64((plan->rows_base + plan->nmod * out + 1) * esz);
+    plan->cbuf = alloc64((2 * plan->nmod * (in > out ? in : out) + 1) * esz);
     if (!plan->rbuf || !plan->cbuf) return NTT_ENOMEM;
     return NTT_OK;
 }
