@@ -71,13 +71,26 @@ static ntt_status transform(ntt_plan *plan, ntt_width w, void *a, size_t count, 
                    : ntt_forward_batch_u64(plan, a, count, stride);
 }
 
-static void twist(const ntt_mpi_plan *pl, void *x, size_t k, size_t c, int dir)
+/* The twist of local column c, modulus k, forward (dir 0) or inverse, on
+   one run of len elements; z carries the factors from run to run. */
+typedef struct {
+    uint64_t z[TW_LANES_U32];
+} twist_state;
+
+static void twist_start(const ntt_mpi_plan *pl, twist_state *z, size_t k, size_t c, int dir)
+{
+    const size_t L = pl->ww == NTT_U32 ? TW_LANES_U32 : TW_LANES_U64;
+    memcpy(z->z, pl->tw[(k * pl->cols + c) * 2 + (size_t)dir].z0, L * pl->esz);
+}
+
+static void twist_run(const ntt_mpi_plan *pl, void *dst, const void *src, size_t len,
+                      twist_state *z, size_t k, size_t c, int dir)
 {
     const mpi_twist *t = &pl->tw[(k * pl->cols + c) * 2 + (size_t)dir];
     if (pl->ww == NTT_U32)
-        mpi_twist_u32(x, pl->n1, t, &pl->mod[k]);
+        mpi_twist_run_u32(dst, src, len, (uint32_t *)z->z, t, &pl->mod[k]);
     else
-        mpi_twist_u64(x, pl->n1, t, &pl->mod[k]);
+        mpi_twist_run_u64(dst, src, len, z->z, t, &pl->mod[k]);
 }
 
 /* ---- rows -> columns ------------------------------------------------------------ */
@@ -128,28 +141,44 @@ static const void *received(const ntt_mpi_plan *pl, int x, int r)
     return r == pl->rank ? CAT(sendbuf(pl, x), pl->xc[x].soff[r]) : CAT(pl->cbuf, pl->xc[x].roff[r]);
 }
 
-/* Column c's n1 elements of operand o, modulus k from the received runs. */
+/* Column c's n1 elements of operand o, modulus k from the received runs,
+   twisted (forward).  Where every run starts at a multiple of the twist's
+   lanes, each run is twisted as it is copied; otherwise the column is
+   copied whole, then twisted. */
 static void gather_column(const ntt_mpi_plan *pl, int x, void *col, size_t o, size_t k, size_t c)
 {
     const size_t esz = pl->esz;
+    twist_state z;
+    twist_start(pl, &z, k, c, 0);
     for (int r = 0; r < pl->size; r++) {
         const size_t R = rows_of(pl, r);
         if (R == 0) continue;
-        memcpy(AT(col, pl->row0[r]), CAT(received(pl, x, r), ((o * pl->nmod + k) * pl->cols + c) * R),
-               R * esz);
+        const void *run = CAT(received(pl, x, r), ((o * pl->nmod + k) * pl->cols + c) * R);
+        if (pl->runs_aligned)
+            twist_run(pl, AT(col, pl->row0[r]), run, R, &z, k, c, 0);
+        else
+            memcpy(AT(col, pl->row0[r]), run, R * esz);
     }
+    if (!pl->runs_aligned) twist_run(pl, col, col, pl->n1, &z, k, c, 0);
 }
 
-/* Column c (modulus k) cut into runs for the columns -> rows message. */
-static void scatter_column(const ntt_mpi_plan *pl, const void *col, size_t k, size_t c)
+/* Column c (modulus k) untwisted (inverse) and cut into runs for the
+   columns -> rows message. */
+static void scatter_column(const ntt_mpi_plan *pl, void *col, size_t k, size_t c)
 {
     const size_t *soff = pl->xc[X_ROWS].soff;
     const size_t esz = pl->esz;
+    twist_state z;
+    twist_start(pl, &z, k, c, 1);
+    if (!pl->runs_aligned) twist_run(pl, col, col, pl->n1, &z, k, c, 1);
     for (int r = 0; r < pl->size; r++) {
         const size_t R = rows_of(pl, r);
         if (R == 0) continue;
-        memcpy(AT(sendbuf(pl, X_ROWS), soff[r] + (k * pl->cols + c) * R), CAT(col, pl->row0[r]),
-               R * esz);
+        void *run = AT(sendbuf(pl, X_ROWS), soff[r] + (k * pl->cols + c) * R);
+        if (pl->runs_aligned)
+            twist_run(pl, run, CAT(col, pl->row0[r]), R, &z, k, c, 1);
+        else
+            memcpy(run, CAT(col, pl->row0[r]), R * esz);
     }
 }
 
@@ -221,10 +250,7 @@ static ntt_status forward(ntt_mpi_plan *pl, ntt_width w, const void *in, void *o
         for (size_t b = 0; b < bands; b++) {
             mpi_thread *th = &pl->th[thread_id()];
             const size_t c0 = b * W, wc = pl->cols - c0 < W ? pl->cols - c0 : W;
-            for (size_t c = c0; c < c0 + wc; c++) {
-                gather_column(pl, X_COLS1, AT(out, c * n1), 0, 0, c);
-                twist(pl, AT(out, c * n1), 0, c, 0);
-            }
+            for (size_t c = c0; c < c0 + wc; c++) gather_column(pl, X_COLS1, AT(out, c * n1), 0, 0, c);
             const ntt_status s = transform(th->col[0], pl->ww, AT(out, c0 * n1), wc, n1, false);
             if (s != NTT_OK) s2 = worst(s2, s);
         }
@@ -259,11 +285,7 @@ static ntt_status inverse(ntt_mpi_plan *pl, ntt_width w, const void *in, void *o
                 s2 = worst(s2, s);
                 continue;
             }
-            for (size_t c = c0; c < c0 + wc; c++) {
-                void *x = AT(th->ws, (c - c0) * n1);
-                twist(pl, x, 0, c, 1);
-                scatter_column(pl, x, 0, c);
-            }
+            for (size_t c = c0; c < c0 + wc; c++) scatter_column(pl, AT(th->ws, (c - c0) * n1), 0, c);
         }
         st = (ntt_status)s2;
     }
@@ -300,8 +322,6 @@ static ntt_status polymul(ntt_mpi_plan *pl, ntt_width w, void *c, const void *a,
                 for (size_t cc = c0; cc < c0 + wc; cc++) {
                     gather_column(pl, X_COLS2, AT(x, (cc - c0) * n1), 0, k, cc);
                     gather_column(pl, X_COLS2, AT(y, (cc - c0) * n1), 1, k, cc);
-                    twist(pl, AT(x, (cc - c0) * n1), k, cc, 0);
-                    twist(pl, AT(y, (cc - c0) * n1), k, cc, 0);
                 }
                 const ntt_status s =
                     pl->ww == NTT_U32
@@ -311,10 +331,8 @@ static ntt_status polymul(ntt_mpi_plan *pl, ntt_width w, void *c, const void *a,
                     s2 = worst(s2, s);
                     continue;
                 }
-                for (size_t cc = c0; cc < c0 + wc; cc++) {
-                    twist(pl, AT(x, (cc - c0) * n1), k, cc, 1);
+                for (size_t cc = c0; cc < c0 + wc; cc++)
                     scatter_column(pl, AT(x, (cc - c0) * n1), k, cc);
-                }
             }
         }
         st = exchange(pl, X_ROWS, (ntt_status)s2);

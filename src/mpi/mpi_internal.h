@@ -89,6 +89,9 @@ struct ntt_mpi_plan {
     int nthreads;
     mpi_thread *th;
     size_t band_rows, band_cols; /* rows / columns per unit of local work */
+    bool runs_aligned;      /* every rank's first row is a multiple of the
+                               twist's lanes: columns are twisted as their
+                               runs are gathered (exec.c) */
     void *rbuf, *cbuf;      /* outgoing blocks (both ways) and incoming ones */
     size_t rows_base;       /* elements of rbuf before the way back's blocks */
     mpi_xchg xc[X_COUNT];
@@ -108,11 +111,16 @@ ntt_status mpi_agree(ntt_mpi_plan *plan, ntt_status st);
 double mpi_now(void);
 
 /* ---- twist.c ---- */
-/* x[j] *= g^j (the twist t, forward or inverse) for j < len, mod q;
-   x[j] in [0, q) in and out.  AVX-512 or AVX2 where the CPU has them for
-   u32; u64 is scalar (no 64x64->128-bit vector products below IFMA). */
-void mpi_twist_u32(uint32_t *x, size_t len, const mpi_twist *t, const mpi_mod *m);
-void mpi_twist_u64(uint64_t *x, size_t len, const mpi_twist *t, const mpi_mod *m);
+/* dst[j] = src[j] * g^(j0 + j) mod q for j < len (the twist t, forward or
+   inverse), where z holds the L factors g^(j0) .. g^(j0 + L - 1) (Montgomery
+   form; start from t->z0 with j0 = 0).  Runs whose lengths are multiples of
+   L continue one another: z is left at j0 + len.  dst may be src; values
+   in [0, q) in and out.  AVX-512 or AVX2 where the CPU has them for u32;
+   u64 is scalar (no 64x64->128-bit vector products below IFMA). */
+void mpi_twist_run_u32(uint32_t *dst, const uint32_t *src, size_t len, uint32_t *z,
+                       const mpi_twist *t, const mpi_mod *m);
+void mpi_twist_run_u64(uint64_t *dst, const uint64_t *src, size_t len, uint64_t *z,
+                       const mpi_twist *t, const mpi_mod *m);
 /* Lanes of the on-the-fly factors: s = g^TW_LANES. */
 #define TW_LANES_U32 64
 #define TW_LANES_U64 8

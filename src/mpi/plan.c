@@ -224,6 +224,9 @@ static ntt_status plan_build(ntt_mpi_plan *plan, ntt_backend backend, const ntt_
             max_cols = nc > max_cols ? nc : max_cols;
         }
     }
+    const size_t lanes = plan->ww == NTT_U32 ? TW_LANES_U32 : TW_LANES_U64;
+    plan->runs_aligned = true;
+    for (int r = 0; r < P; r++) plan->runs_aligned &= plan->row0[r] % lanes == 0;
     plan->row_start = plan->row0[plan->rank];
     plan->rows = plan->row0[plan->rank + 1] - plan->row_start;
     plan->col_start = plan->col0[plan->rank];

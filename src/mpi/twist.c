@@ -6,24 +6,22 @@
    AVX-512 IFMA). */
 #include "mpi_internal.h"
 
-#include <string.h>
-
 /* The factors g^j of a column, TW lanes at a time: z[l] holds g^(j+l) in
    Montgomery form, so x * z is one REDC and the next lanes are z times the
    fixed s = g^L (a Shoup product keeps the Montgomery factor R).  Two
    multiplications per element and no table: a table of the n/P factors
    would be read from memory on every call. */
-static void twist_u32_portable(uint32_t *x, size_t len, uint32_t *z, uint32_t s, uint32_t sq,
-                               uint32_t q, uint32_t pinv)
+static void twist_u32_portable(uint32_t *dst, const uint32_t *src, size_t len, uint32_t *z,
+                               uint32_t s, uint32_t sq, uint32_t q, uint32_t pinv)
 {
     enum { L = TW_LANES_U32 };
     size_t j = 0;
     for (; j + L <= len; j += L) {
-        for (int l = 0; l < L; l++) x[j + l] = ntt_csub32(ntt_mont32(x[j + l], z[l], q, pinv), q);
+        for (int l = 0; l < L; l++) dst[j + l] = ntt_csub32(ntt_mont32(src[j + l], z[l], q, pinv), q);
         for (int l = 0; l < L; l++) z[l] = ntt_csub32(ntt_shoup32(z[l], s, sq, q), q);
     }
     for (int l = 0; j + (size_t)l < len; l++)
-        x[j + l] = ntt_csub32(ntt_mont32(x[j + l], z[l], q, pinv), q);
+        dst[j + l] = ntt_csub32(ntt_mont32(src[j + l], z[l], q, pinv), q);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -57,7 +55,8 @@ __attribute__((target("avx512f"))) static inline __m512i shoup16(__m512i z, __m5
 
 /* Four independent 16-lane chains: one chain's next factors wait on a
    multiply-low's latency, four hide it. */
-__attribute__((target("avx512f"))) static void twist_u32_avx512(uint32_t *x, size_t len,
+__attribute__((target("avx512f"))) static void twist_u32_avx512(uint32_t *dst,
+                                                                const uint32_t *src, size_t len,
                                                                 uint32_t *zs, uint32_t s,
                                                                 uint32_t sq, uint32_t q,
                                                                 uint32_t pinv)
@@ -69,12 +68,12 @@ __attribute__((target("avx512f"))) static void twist_u32_avx512(uint32_t *x, siz
     size_t j = 0;
     for (; j + 64 <= len; j += 64)
         for (int c = 0; c < 4; c++) {
-            const __m512i a = _mm512_loadu_si512(x + j + 16 * c);
-            _mm512_storeu_si512(x + j + 16 * c, mont16(a, z[c], vq, vp));
+            const __m512i a = _mm512_loadu_si512(src + j + 16 * c);
+            _mm512_storeu_si512(dst + j + 16 * c, mont16(a, z[c], vq, vp));
             z[c] = shoup16(z[c], vs, vsq, vq);
         }
     for (int c = 0; c < 4; c++) _mm512_storeu_si512(zs + 16 * c, z[c]);
-    twist_u32_portable(x + j, len - j, zs, s, sq, q, pinv);
+    twist_u32_portable(dst + j, src + j, len - j, zs, s, sq, q, pinv);
 }
 
 __attribute__((target("avx2"))) static inline __m256i mont8(__m256i a, __m256i z, __m256i vq,
@@ -98,9 +97,9 @@ __attribute__((target("avx2"))) static inline __m256i shoup8(__m256i z, __m256i 
     return _mm256_min_epu32(r, _mm256_sub_epi32(r, vq));
 }
 
-__attribute__((target("avx2"))) static void twist_u32_avx2(uint32_t *x, size_t len, uint32_t *zs,
-                                                           uint32_t s, uint32_t sq, uint32_t q,
-                                                           uint32_t pinv)
+__attribute__((target("avx2"))) static void twist_u32_avx2(uint32_t *dst, const uint32_t *src,
+                                                           size_t len, uint32_t *zs, uint32_t s,
+                                                           uint32_t sq, uint32_t q, uint32_t pinv)
 {
     const __m256i vq = _mm256_set1_epi32((int)q), vp = _mm256_set1_epi32((int)pinv);
     const __m256i vs = _mm256_set1_epi32((int)s), vsq = _mm256_set1_epi32((int)sq);
@@ -109,46 +108,45 @@ __attribute__((target("avx2"))) static void twist_u32_avx2(uint32_t *x, size_t l
     size_t j = 0;
     for (; j + 64 <= len; j += 64)
         for (int c = 0; c < 8; c++) {
-            const __m256i a = _mm256_loadu_si256((const __m256i *)(x + j + 8 * c));
-            _mm256_storeu_si256((__m256i *)(x + j + 8 * c), mont8(a, z[c], vq, vp));
+            const __m256i a = _mm256_loadu_si256((const __m256i *)(src + j + 8 * c));
+            _mm256_storeu_si256((__m256i *)(dst + j + 8 * c), mont8(a, z[c], vq, vp));
             z[c] = shoup8(z[c], vs, vsq, vq);
         }
     for (int c = 0; c < 8; c++) _mm256_storeu_si256((__m256i *)(zs + 8 * c), z[c]);
-    twist_u32_portable(x + j, len - j, zs, s, sq, q, pinv);
+    twist_u32_portable(dst + j, src + j, len - j, zs, s, sq, q, pinv);
 }
 #endif
 
-void mpi_twist_u32(uint32_t *x, size_t len, const mpi_twist *t, const mpi_mod *m)
+void mpi_twist_run_u32(uint32_t *dst, const uint32_t *src, size_t len, uint32_t *z,
+                       const mpi_twist *t, const mpi_mod *m)
 {
     const uint32_t q = (uint32_t)m->q, pinv = (uint32_t)m->pinv;
-    uint32_t z[TW_LANES_U32];
-    memcpy(z, t->z0, sizeof z);
+    const uint32_t s = (uint32_t)t->s, sq = (uint32_t)t->sq;
 #ifdef HAVE_X86_TWIST
     if (__builtin_cpu_supports("avx512f")) {
-        twist_u32_avx512(x, len, z, (uint32_t)t->s, (uint32_t)t->sq, q, pinv);
+        twist_u32_avx512(dst, src, len, z, s, sq, q, pinv);
         return;
     }
     if (__builtin_cpu_supports("avx2")) {
-        twist_u32_avx2(x, len, z, (uint32_t)t->s, (uint32_t)t->sq, q, pinv);
+        twist_u32_avx2(dst, src, len, z, s, sq, q, pinv);
         return;
     }
 #endif
-    twist_u32_portable(x, len, z, (uint32_t)t->s, (uint32_t)t->sq, q, pinv);
+    twist_u32_portable(dst, src, len, z, s, sq, q, pinv);
 }
 
-void mpi_twist_u64(uint64_t *x, size_t len, const mpi_twist *t, const mpi_mod *m)
+void mpi_twist_run_u64(uint64_t *dst, const uint64_t *src, size_t len, uint64_t *z,
+                       const mpi_twist *t, const mpi_mod *m)
 {
     enum { L = TW_LANES_U64 };
     const uint64_t q = m->q, pinv = m->pinv, s = t->s, sq = t->sq;
-    uint64_t z[L];
-    memcpy(z, t->z0, sizeof z);
     size_t j = 0;
     for (; j + L <= len; j += L) {
-        for (int l = 0; l < L; l++) x[j + l] = ntt_csub64(ntt_mont64(x[j + l], z[l], q, pinv), q);
+        for (int l = 0; l < L; l++) dst[j + l] = ntt_csub64(ntt_mont64(src[j + l], z[l], q, pinv), q);
         for (int l = 0; l < L; l++) z[l] = ntt_csub64(ntt_shoup64(z[l], s, sq, q), q);
     }
     for (int l = 0; j + (size_t)l < len; l++)
-        x[j + l] = ntt_csub64(ntt_mont64(x[j + l], z[l], q, pinv), q);
+        dst[j + l] = ntt_csub64(ntt_mont64(src[j + l], z[l], q, pinv), q);
 }
 
 /* ---- transposes ------------------------------------------------------------------- */
