@@ -31,8 +31,10 @@
  *
  *   forward:  one all-to-all;  inverse:  one all-to-all;
  *   product:  two all-to-alls (the first carries both operands).
- * Besides these, each call ends every all-to-all with one MPI_Allreduce of
- * a single int (the status agreement below); nothing else communicates.
+ * Besides these, each all-to-all is followed by one MPI_Allreduce of a
+ * single int (the status agreement below); nothing else communicates
+ * (with NTT_BACKEND_CUDA as the local backend one more allreduce ends each
+ * call, as a GPU can fail after the last exchange).
  *
  * Conventions (as ntt.h unless said otherwise):
  *  - Every function returns an ntt_status; NTT_OK is 0.  Nothing prints,
@@ -128,12 +130,14 @@ typedef enum ntt_mpi_layout {
    n, p, width and flags must be the same on every rank; a mismatch is
    detected and every rank gets NTT_EINVAL.  The backend and options other
    than flags may differ between ranks.
-   Allocates everything the calls need (message buffers of up to
-   2 * moduli * alloc elements each way, plus per-thread workspaces).
-   On failure *plan is NULL on every rank.  A rank with comm ==
-   MPI_COMM_NULL or plan == NULL cannot tell the others: it returns
-   NTT_EINVAL at once (the other ranks then block in the collective, as in
-   any MPI program with mismatched calls), so call it with valid pointers.
+   Allocates everything the calls need: message buffers of about
+   5 * moduli * alloc elements (of 4 bytes for direct u32 plans, else 8),
+   per-thread workspaces of about 512 KiB and the local plans' tables.
+   On failure *plan is NULL on every rank (plan == NULL on one rank is a
+   bad argument like any other, agreed).  Only a rank with comm ==
+   MPI_COMM_NULL cannot tell the others: it returns NTT_EINVAL at once
+   (the other ranks then block in the collective, as in any MPI program
+   with mismatched calls).
    Errors: NTT_EINVAL (bad or mismatched arguments, n too large for the
    ranks' int counts), NTT_EMODULUS (p < 2 or p above the width's limit),
    NTT_EUNSUPPORTED (backend unavailable on some rank), NTT_ENOMEM,
@@ -191,8 +195,10 @@ NTT_API NTT_NODISCARD ntt_status ntt_mpi_polymul_u64(ntt_mpi_plan *plan, uint64_
    `local` (in_count or out_count elements).  global is read on root only
    (may be NULL elsewhere); values are moved, not checked.
    Gather (collective): the reverse; global (n elements) is written on root
-   only.  Root uses a temporary of its own largest share plus, for
-   coefficients, a transposed copy of one rank's share at a time.
+   only.  Root sends (receives) one rank's share at a time, for coefficients
+   through a temporary of the largest share (the transpose).  One
+   MPI_Allreduce agrees on the arguments before anything moves, one on the
+   MPI status after.
    Errors: NTT_EINVAL (root out of range or differing between ranks, NULL
    arrays, width not the plan's), NTT_EBACKEND. */
 NTT_API NTT_NODISCARD ntt_status ntt_mpi_scatter_u32(ntt_mpi_plan *plan, ntt_mpi_layout layout,

@@ -33,7 +33,6 @@ NETWORKS = [  # name, alpha_net (s), injection bandwidth per node (bytes/s)
     ("200 Gb/s InfiniBand (HDR)", 1.2e-6, 25.0e9),
 ]
 PREDICT_N = [26, 28, 30, 32]
-PREDICT_P = [16, 32, 64, 128, 256, 512, 1024]
 
 
 def lstsq1(rows, k):
@@ -140,6 +139,15 @@ def model_cluster(m, n, P, C, bw_node, wb, a_net, B):
     return t
 
 
+def predict_ranks(C):
+    """One node of C ranks, then doubling up to 1024 ranks."""
+    out, P = [], C
+    while P <= 1024:
+        out.append(P)
+        P *= 2
+    return out
+
+
 def median_row(d, name, n):
     for r in d["rows"]:
         if r["row"] == name and r["n"] == n and r.get("verified") and "median_s" in r:
@@ -219,20 +227,21 @@ def report(runs, m, C, out):
     wb = work_bytes(next(r for d in runs for r in d["rows"] if r["row"] == "four-step"
                          and "width" in r))
     preds = []
+    ranks = predict_ranks(Cn)
     p("== extrapolated: nodes of %d ranks like this host (per-rank bandwidth %.1f GB/s),"
       " full-bisection network" % (Cn, bwC / 1e9))
     for name, a_net, B in NETWORKS:
         p("-- %s: alpha_net = %.2g us, %.1f GB/s injection per node (assumed)" % (
             name, 1e6 * a_net, B / 1e9))
-        p("%10s " % "n" + " ".join("%11s" % ("P=%d" % P) for P in PREDICT_P))
+        p("%10s " % "n" + " ".join("%11s" % ("P=%d" % P) for P in ranks))
         for ln in PREDICT_N:
             n = 2 ** ln
-            ts = [model_cluster(m, n, P, Cn, bwC, wb, a_net, B) for P in PREDICT_P]
-            t0 = ts[0] * PREDICT_P[0]
+            ts = [model_cluster(m, n, P, Cn, bwC, wb, a_net, B) for P in ranks]
+            t0 = ts[0] * ranks[0]
             p("%10s " % ("2^%d" % ln) + " ".join("%8.3g ms" % (1e3 * t) for t in ts))
             p("%10s " % "efficiency" + " ".join("%10.0f%%" % (100 * t0 / (t * P))
-                                                  for t, P in zip(ts, PREDICT_P)))
-            for P, t in zip(PREDICT_P, ts):
+                                                  for t, P in zip(ts, ranks)))
+            for P, t in zip(ranks, ts):
                 preds.append({"network": name, "n": n, "ranks": P, "time_s": t,
                               "efficiency_vs_one_node": t0 / (t * P)})
     p("(efficiency: against one node of %d ranks; per-rank memory grows as n/P: 2^32 on"
@@ -259,7 +268,7 @@ def svg_plot(runs, m, C, path):
                for d in runs if median_row(d, "four-step", n)]
         host = [(P, model_host(m, n, P, wb)) for P in sorted(m["bw_per_rank_Bps"])
                 if P >= 1]
-        ext = [[(P, model_cluster(m, n, P, Cn, bwC, wb, a, Bw)) for P in PREDICT_P]
+        ext = [[(P, model_cluster(m, n, P, Cn, bwC, wb, a, Bw)) for P in predict_ranks(Cn)]
                for _, a, Bw in NETWORKS]
         series.append((n, col, pts, host, ext))
         allt += [t for _, t in pts + host] + [t for e in ext for _, t in e]

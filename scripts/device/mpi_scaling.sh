@@ -39,11 +39,22 @@ NTT_BENCH_COMMIT=$(git -C "$src" rev-parse --short=12 HEAD 2>/dev/null || echo u
 git -C "$src" diff --quiet 2>/dev/null || NTT_BENCH_COMMIT="$NTT_BENCH_COMMIT-dirty"
 export NTT_BENCH_COMMIT
 mpirun=$(command -v mpirun || command -v mpiexec)
+# Containers that forbid process_vm_readv break Open MPI's single-copy
+# shared-memory transfers: fall back to copies through shared buffers.
+if ! "$mpirun" --oversubscribe --bind-to none -n 2 "$build/ntt_bench_mpi" --n 16 --reps 1 \
+     --no-sweep --no-openmp --no-baseline >"$out/probe.txt" 2>&1; then
+  export OMPI_MCA_btl_vader_single_copy_mechanism=none
+  echo "note: the 2-rank probe failed; OMPI_MCA_btl_vader_single_copy_mechanism=none" |
+    tee -a "$out/probe.txt"
+  "$mpirun" --oversubscribe --bind-to none -n 2 "$build/ntt_bench_mpi" --n 16 --reps 1 \
+    --no-sweep --no-openmp --no-baseline >>"$out/probe.txt" 2>&1
+fi
 {
   echo "host: $(hostname), $(nproc) logical CPUs"
   lscpu 2>/dev/null | grep -E "Model name|Socket|Core|Thread|NUMA node\(s\)|L3" || true
   "$mpirun" --version 2>&1 | head -n 1
   echo "commit: $NTT_BENCH_COMMIT"
+  echo "single copy: ${OMPI_MCA_btl_vader_single_copy_mechanism:-default}"
 } | tee "$out/machine.txt"
 for p in $ranks; do
   echo "== $p ranks"

@@ -163,7 +163,9 @@ static bool set_counts(ntt_mpi_plan *pl)
         }
         xc->soff[P] = so;
         xc->roff[P] = ro;
-        xc->unit = g ? g : 1;
+        /* The common unit's power of two, at most 2^20 (the largest
+           divisor could exceed an int). */
+        xc->unit = g ? gcd(g, (size_t)1 << 20) : 1;
         /* The rank's block to itself stays in the send buffer (exec.c). */
         sc[pl->rank] = rc[pl->rank] = 0;
         for (int i = 0; i < P; i++) {
@@ -178,28 +180,14 @@ static bool set_counts(ntt_mpi_plan *pl)
     return true;
 }
 
-/* Everything local once the arguments are agreed: layout, moduli, twists,
-   local plans and buffers. */
-static ntt_status plan_build(ntt_mpi_plan *plan, ntt_backend backend, const ntt_plan_options *o,
-                             bool small_set)
+/* The four-step split, every rank's rows and columns, the exchanges. */
+static ntt_status layout_init(ntt_mpi_plan *plan)
 {
     const int P = plan->size;
     unsigned logn = 0;
     while (((size_t)1 << logn) < plan->n) logn++;
     plan->n2 = (size_t)1 << (logn / 2);
     plan->n1 = plan->n / plan->n2;
-    ntt_backend local = backend;
-    int nthreads = 1;
-    plan->late_agree = backend == NTT_BACKEND_CUDA;
-    if (backend == NTT_BACKEND_OPENMP) {
-        local = best_serial();
-#ifdef _OPENMP
-        nthreads = o->threads > 0 ? o->threads : omp_get_max_threads();
-#endif
-    }
-    ntt_status s = mpi_moduli_init(plan, small_set);
-    if (s != NTT_OK) return s;
-
     plan->row0 = malloc(((size_t)P + 1) * sizeof *plan->row0);
     plan->col0 = malloc(((size_t)P + 1) * sizeof *plan->col0);
     if (!plan->row0 || !plan->col0) return NTT_ENOMEM;
@@ -241,14 +229,19 @@ static ntt_status plan_build(ntt_mpi_plan *plan, ntt_backend backend, const ntt_
             MPI_Type_commit(&xc->type) != MPI_SUCCESS)
             return NTT_EBACKEND;
     }
+    return NTT_OK;
+}
 
-    /* Twists of the local columns: column c is k2 = brv(col_start + c) of
-       the four-step, its factors g^j1 with g = w^k2 (cyclic, w of order n)
-       or psi^(2 k2 + 1) (negacyclic, psi of order 2n: the psi^j twist of
-       the coefficients and the w^(j1 k2) twiddles in one factor). */
+/* Twists of the local columns: column c is k2 = brv(col_start + c) of the
+   four-step, its factors g^j1 with g = w^k2 (cyclic, w of order n) or
+   psi^(2 k2 + 1) (negacyclic, psi of order 2n: the psi^j twist of the
+   coefficients and the w^(j1 k2) twiddles in one factor). */
+static ntt_status twists_init(ntt_mpi_plan *plan)
+{
     const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
     const uint64_t N = nega ? 2 * (uint64_t)plan->n : (uint64_t)plan->n;
-    const size_t L = plan->ww == NTT_U32 ? TW_LANES_U32 : TW_LANES_U64, ntw = plan->nmod * plan->cols * 2;
+    const size_t L = plan->ww == NTT_U32 ? TW_LANES_U32 : TW_LANES_U64;
+    const size_t ntw = plan->nmod * plan->cols * 2;
     plan->tw = malloc((ntw + 1) * sizeof *plan->tw);
     plan->twz = malloc((ntw * L + 1) * plan->esz);
     if (!plan->tw || !plan->twz) return NTT_ENOMEM;
@@ -264,9 +257,24 @@ static ntt_status plan_build(ntt_mpi_plan *plan, ntt_backend backend, const ntt_
                        L, m, plan->ww);
         }
     }
+    return NTT_OK;
+}
 
-    /* Units of local work: bands of rows whose transposed writes fill cache
-       lines, enough of them for every thread. */
+/* Bands, per-thread workspaces and local plans, message buffers.  The
+   OpenMP backend runs nthreads threads of the best serial kernels; every
+   other backend one. */
+static ntt_status work_init(ntt_mpi_plan *plan, ntt_backend backend, const ntt_plan_options *o)
+{
+    ntt_backend local = backend;
+    int nthreads = 1;
+    if (backend == NTT_BACKEND_OPENMP) {
+        local = best_serial();
+#ifdef _OPENMP
+        nthreads = o->threads > 0 ? o->threads : omp_get_max_threads();
+#endif
+    }
+    /* Bands of rows whose transposed writes fill cache lines, enough of
+       them for every thread. */
     const size_t esz = plan->esz, line = 64 / esz;
     size_t H = BAND_BYTES / (plan->n2 * esz);
     H = H < line ? line : H;
@@ -284,6 +292,7 @@ static ntt_status plan_build(ntt_mpi_plan *plan, ntt_backend backend, const ntt_
     plan->th = calloc((size_t)nthreads, sizeof *plan->th);
     if (!plan->th) return NTT_ENOMEM;
     ntt_plan_options lo = {.modmul = o->modmul, .threads = o->threads, .batch = o->batch};
+    const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
     for (int t = 0; t < nthreads; t++) {
         mpi_thread *th = &plan->th[t];
         th->ws = alloc64(ws * esz);
@@ -291,7 +300,7 @@ static ntt_status plan_build(ntt_mpi_plan *plan, ntt_backend backend, const ntt_
         for (size_t k = 0; k < plan->nmod; k++) {
             const uint64_t q = plan->mod[k].q;
             lo.flags = 0;
-            s = ntt_plan_create(&th->col[k], plan->n1, q, plan->ww, local, &lo);
+            ntt_status s = ntt_plan_create(&th->col[k], plan->n1, q, plan->ww, local, &lo);
             if (s == NTT_OK && plan->n2 > 1) {
                 lo.flags = nega ? NTT_FLAG_NEGACYCLIC : 0;
                 s = ntt_plan_create(&th->row[k], plan->n2, q, plan->ww, local, &lo);
@@ -307,6 +316,18 @@ static ntt_status plan_build(ntt_mpi_plan *plan, ntt_backend backend, const ntt_
     plan->cbuf = alloc64((2 * plan->nmod * (in > out ? in : out) + 1) * esz);
     if (!plan->rbuf || !plan->cbuf) return NTT_ENOMEM;
     return NTT_OK;
+}
+
+/* Everything local once the arguments are agreed. */
+static ntt_status plan_build(ntt_mpi_plan *plan, ntt_backend backend, const ntt_plan_options *o,
+                             bool small_set)
+{
+    plan->late_agree = backend == NTT_BACKEND_CUDA;
+    ntt_status s = mpi_moduli_init(plan, small_set);
+    if (s == NTT_OK) s = layout_init(plan);
+    if (s == NTT_OK) s = twists_init(plan);
+    if (s == NTT_OK) s = work_init(plan, backend, o);
+    return s;
 }
 
 ntt_status ntt_mpi_plan_create(ntt_mpi_plan **out, MPI_Comm comm, size_t n, uint64_t p,
