@@ -111,7 +111,7 @@ static ntt_status rows_out(ntt_mpi_plan *pl, const void *const *src, size_t ops)
         for (size_t o = 0; o < ops; o++)
             for (size_t k = 0; k < pl->nmod; k++) {
                 if (mpi_load(pl, th->ws, (const char *)src[o] + j0 * n2 * cesz, h * n2, k)) {
-                    st = NTT_ERANGE;
+                    st = worst(st, NTT_ERANGE);
                     continue;
                 }
                 if (th->row[k]) {
@@ -277,7 +277,7 @@ static ntt_status inverse(ntt_mpi_plan *pl, ntt_width w, const void *in, void *o
             mpi_thread *th = &pl->th[thread_id()];
             const size_t c0 = b * W, wc = pl->cols - c0 < W ? pl->cols - c0 : W;
             if (mpi_load(pl, th->ws, CAT(in, c0 * n1), wc * n1, 0)) {
-                s2 = NTT_ERANGE;
+                s2 = worst(s2, NTT_ERANGE);
                 continue;
             }
             const ntt_status s = transform(th->col[0], pl->ww, th->ws, wc, n1, true);
@@ -309,9 +309,9 @@ static ntt_status polymul(ntt_mpi_plan *pl, ntt_width w, void *c, const void *a,
         const size_t bands = (pl->cols + W - 1) / W;
         int s2 = NTT_OK;
         /* The column products: twist both operands, one cyclic product per
-           column on the library's fused path, untwist, cut into runs.  The
-           message blocks for the way back go to rbuf (whose outgoing
-           operands are no longer needed). */
+           column on the library's fused path, untwist, cut into runs (the
+           way back's blocks, in rbuf after the operands': this rank's own
+           operand blocks are still read there). */
 #pragma omp parallel for num_threads(pl->nthreads) if (pl->nthreads > 1) schedule(dynamic, 1) \
     reduction(max : s2)
         for (size_t bd = 0; bd < bands; bd++) {

@@ -28,12 +28,12 @@ static ntt_status xfer(ntt_mpi_plan *pl, ntt_width w, ntt_mpi_layout layout, int
        those, they fit an int (the plan checked). */
     const size_t unit = coeffs ? pl->n2 : pl->n1;
     ntt_status st = NTT_OK;
-    size_t my_start = 0, my_count = 0, max_share = 0;
+    size_t start, my_count = 0, max_share = 0;
     const bool layout_ok = layout == NTT_MPI_COEFFS || layout == NTT_MPI_SPECTRUM;
     if (layout_ok) {
-        my_count = share_of(pl, layout, pl->rank, &my_start);
+        my_count = share_of(pl, layout, pl->rank, &start);
         for (int r = 0; r < pl->size; r++) {
-            size_t s0, c = share_of(pl, layout, r, &s0);
+            const size_t c = share_of(pl, layout, r, &start);
             max_share = c > max_share ? c : max_share;
         }
     }
@@ -44,6 +44,12 @@ static ntt_status xfer(ntt_mpi_plan *pl, ntt_width w, ntt_mpi_layout layout, int
         st = NTT_EINVAL;
     void *tmp = NULL;
     if (st == NTT_OK && is_root && coeffs && !(tmp = malloc(max_share * esz + 1))) st = NTT_ENOMEM;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    if (st == NTT_OK &&
+        (MPI_Type_contiguous((int)unit, w == NTT_U32 ? MPI_UINT32_T : MPI_UINT64_T, &type) !=
+             MPI_SUCCESS ||
+         MPI_Type_commit(&type) != MPI_SUCCESS))
+        st = NTT_EBACKEND;
     /* Agree on the status and on the root before anything moves. */
     uint64_t v[3] = {(uint64_t)st, (uint64_t)(int64_t)root, ~(uint64_t)(int64_t)root}, r3[3];
     if (MPI_Allreduce(v, r3, 3, MPI_UINT64_T, MPI_MAX, pl->comm) != MPI_SUCCESS)
@@ -52,12 +58,6 @@ static ntt_status xfer(ntt_mpi_plan *pl, ntt_width w, ntt_mpi_layout layout, int
         st = (ntt_status)r3[0];
     else if (r3[1] != ~r3[2])
         st = NTT_EINVAL;
-    MPI_Datatype type = MPI_DATATYPE_NULL;
-    if (st == NTT_OK &&
-        (MPI_Type_contiguous((int)unit, w == NTT_U32 ? MPI_UINT32_T : MPI_UINT64_T, &type) !=
-             MPI_SUCCESS ||
-         MPI_Type_commit(&type) != MPI_SUCCESS))
-        st = NTT_EBACKEND;
     if (st != NTT_OK) {
         free(tmp);
         if (type != MPI_DATATYPE_NULL) MPI_Type_free(&type);
@@ -72,7 +72,6 @@ static ntt_status xfer(ntt_mpi_plan *pl, ntt_width w, ntt_mpi_layout layout, int
                          : MPI_Send(lin, (int)(my_count / unit), type, root, XFER_TAG, pl->comm);
     } else {
         for (int r = 0; r < pl->size && rc == MPI_SUCCESS; r++) {
-            size_t start;
             const size_t count = share_of(pl, layout, r, &start);
             if (count == 0) continue;
             const size_t R = count / pl->n2;
