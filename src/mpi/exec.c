@@ -84,13 +84,13 @@ static void twist_start(const ntt_mpi_plan *pl, twist_state *z, size_t k, size_t
 }
 
 static void twist_run(const ntt_mpi_plan *pl, void *dst, const void *src, size_t len,
-                      twist_state *z, size_t k, size_t c, int dir)
+                      twist_state *z, size_t k, size_t c, int dir, bool stream)
 {
     const mpi_twist *t = &pl->tw[(k * pl->cols + c) * 2 + (size_t)dir];
     if (pl->ww == NTT_U32)
-        mpi_twist_run_u32(dst, src, len, (uint32_t *)z->z, t, &pl->mod[k]);
+        mpi_twist_run_u32(dst, src, len, (uint32_t *)z->z, t, &pl->mod[k], stream);
     else
-        mpi_twist_run_u64(dst, src, len, z->z, t, &pl->mod[k]);
+        mpi_twist_run_u64(dst, src, len, z->z, t, &pl->mod[k], stream);
 }
 
 /* ---- rows -> columns ------------------------------------------------------------ */
@@ -155,11 +155,11 @@ static void gather_column(const ntt_mpi_plan *pl, int x, void *col, size_t o, si
         if (R == 0) continue;
         const void *run = CAT(received(pl, x, r), ((o * pl->nmod + k) * pl->cols + c) * R);
         if (pl->runs_aligned)
-            twist_run(pl, AT(col, pl->row0[r]), run, R, &z, k, c, 0);
+            twist_run(pl, AT(col, pl->row0[r]), run, R, &z, k, c, 0, false);
         else
             memcpy(AT(col, pl->row0[r]), run, R * esz);
     }
-    if (!pl->runs_aligned) twist_run(pl, col, col, pl->n1, &z, k, c, 0);
+    if (!pl->runs_aligned) twist_run(pl, col, col, pl->n1, &z, k, c, 0, false);
 }
 
 /* Column c (modulus k) untwisted (inverse) and cut into runs for the
@@ -170,13 +170,13 @@ static void scatter_column(const ntt_mpi_plan *pl, void *col, size_t k, size_t c
     const size_t esz = pl->esz;
     twist_state z;
     twist_start(pl, &z, k, c, 1);
-    if (!pl->runs_aligned) twist_run(pl, col, col, pl->n1, &z, k, c, 1);
+    if (!pl->runs_aligned) twist_run(pl, col, col, pl->n1, &z, k, c, 1, false);
     for (int r = 0; r < pl->size; r++) {
         const size_t R = rows_of(pl, r);
         if (R == 0) continue;
         void *run = AT(sendbuf(pl, X_ROWS), soff[r] + (k * pl->cols + c) * R);
         if (pl->runs_aligned)
-            twist_run(pl, run, CAT(col, pl->row0[r]), R, &z, k, c, 1);
+            twist_run(pl, run, CAT(col, pl->row0[r]), R, &z, k, c, 1, true);
         else
             memcpy(run, CAT(col, pl->row0[r]), R * esz);
     }
@@ -184,8 +184,9 @@ static void scatter_column(const ntt_mpi_plan *pl, void *col, size_t k, size_t c
 
 /* ---- columns -> rows ------------------------------------------------------------ */
 
-/* The received blocks (cbuf) transposed into rows, the inverse row
-   transforms, and the caller's output (Garner for CRT plans). */
+/* The received blocks (cbuf) transposed into rows of the workspace, the
+   inverse row transforms there, and the caller's output written once,
+   past the caches (direct plans) or through Garner (CRT plans). */
 static ntt_status rows_in(ntt_mpi_plan *pl, void *out)
 {
     const size_t esz = pl->esz, n2 = pl->n2, R = pl->rows, H = pl->band_rows;
@@ -197,8 +198,7 @@ static ntt_status rows_in(ntt_mpi_plan *pl, void *out)
         mpi_thread *th = &pl->th[thread_id()];
         const size_t j0 = b * H, h = R - j0 < H ? R - j0 : H;
         for (size_t k = 0; k < pl->nmod; k++) {
-            /* Direct plans write the caller's rows in place. */
-            void *y = pl->direct ? AT(out, j0 * n2) : AT(th->ws, k * h * n2);
+            void *y = AT(th->ws, k * h * n2);
             for (int s = 0; s < pl->size; s++) {
                 const size_t C = cols_of(pl, s);
                 if (C == 0) continue;
@@ -210,8 +210,11 @@ static ntt_status rows_in(ntt_mpi_plan *pl, void *out)
                 if (s != NTT_OK) st = worst(st, s);
             }
         }
-        if (!pl->direct) mpi_crt_store(pl, (char *)out + j0 * n2 * (pl->width == NTT_U32 ? 4 : 8),
-                                       th->ws, h * n2, h * n2);
+        if (pl->direct)
+            mpi_copy(AT(out, j0 * n2), th->ws, h * n2 * esz, true);
+        else
+            mpi_crt_store(pl, (char *)out + j0 * n2 * (pl->width == NTT_U32 ? 4 : 8), th->ws,
+                          h * n2, h * n2);
     }
     return (ntt_status)st;
 }

@@ -116,11 +116,15 @@ double mpi_now(void);
    form; start from t->z0 with j0 = 0).  Runs whose lengths are multiples of
    L continue one another: z is left at j0 + len.  dst may be src; values
    in [0, q) in and out.  AVX-512 or AVX2 where the CPU has them for u32;
-   u64 is scalar (no 64x64->128-bit vector products below IFMA). */
+   u64 is scalar (no 64x64->128-bit vector products below IFMA).
+   stream: dst is not read soon (a message buffer): its stores bypass the
+   caches where it is aligned, saving the read for ownership. */
 void mpi_twist_run_u32(uint32_t *dst, const uint32_t *src, size_t len, uint32_t *z,
-                       const mpi_twist *t, const mpi_mod *m);
+                       const mpi_twist *t, const mpi_mod *m, bool stream);
 void mpi_twist_run_u64(uint64_t *dst, const uint64_t *src, size_t len, uint64_t *z,
-                       const mpi_twist *t, const mpi_mod *m);
+                       const mpi_twist *t, const mpi_mod *m, bool stream);
+/* memcpy, with stores past the caches where stream and dst is aligned. */
+void mpi_copy(void *dst, const void *src, size_t bytes, bool stream);
 /* Lanes of the on-the-fly factors: s = g^TW_LANES. */
 #define TW_LANES_U32 64
 #define TW_LANES_U64 8

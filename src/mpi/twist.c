@@ -6,6 +6,8 @@
    AVX-512 IFMA). */
 #include "mpi_internal.h"
 
+#include <string.h>
+
 /* The factors g^j of a column, TW lanes at a time: z[l] holds g^(j+l) in
    Montgomery form, so x * z is one REDC and the next lanes are z times the
    fixed s = g^L (a Shoup product keeps the Montgomery factor R).  Two
@@ -59,7 +61,7 @@ __attribute__((target("avx512f"))) static void twist_u32_avx512(uint32_t *dst,
                                                                 const uint32_t *src, size_t len,
                                                                 uint32_t *zs, uint32_t s,
                                                                 uint32_t sq, uint32_t q,
-                                                                uint32_t pinv)
+                                                                uint32_t pinv, bool stream)
 {
     const __m512i vq = _mm512_set1_epi32((int)q), vp = _mm512_set1_epi32((int)pinv);
     const __m512i vs = _mm512_set1_epi32((int)s), vsq = _mm512_set1_epi32((int)sq);
@@ -69,7 +71,11 @@ __attribute__((target("avx512f"))) static void twist_u32_avx512(uint32_t *dst,
     for (; j + 64 <= len; j += 64)
         for (int c = 0; c < 4; c++) {
             const __m512i a = _mm512_loadu_si512(src + j + 16 * c);
-            _mm512_storeu_si512(dst + j + 16 * c, mont16(a, z[c], vq, vp));
+            const __m512i r = mont16(a, z[c], vq, vp);
+            if (stream)
+                _mm512_stream_si512((void *)(dst + j + 16 * c), r);
+            else
+                _mm512_storeu_si512(dst + j + 16 * c, r);
             z[c] = shoup16(z[c], vs, vsq, vq);
         }
     for (int c = 0; c < 4; c++) _mm512_storeu_si512(zs + 16 * c, z[c]);
@@ -99,7 +105,8 @@ __attribute__((target("avx2"))) static inline __m256i shoup8(__m256i z, __m256i 
 
 __attribute__((target("avx2"))) static void twist_u32_avx2(uint32_t *dst, const uint32_t *src,
                                                            size_t len, uint32_t *zs, uint32_t s,
-                                                           uint32_t sq, uint32_t q, uint32_t pinv)
+                                                           uint32_t sq, uint32_t q, uint32_t pinv,
+                                                           bool stream)
 {
     const __m256i vq = _mm256_set1_epi32((int)q), vp = _mm256_set1_epi32((int)pinv);
     const __m256i vs = _mm256_set1_epi32((int)s), vsq = _mm256_set1_epi32((int)sq);
@@ -109,7 +116,11 @@ __attribute__((target("avx2"))) static void twist_u32_avx2(uint32_t *dst, const 
     for (; j + 64 <= len; j += 64)
         for (int c = 0; c < 8; c++) {
             const __m256i a = _mm256_loadu_si256((const __m256i *)(src + j + 8 * c));
-            _mm256_storeu_si256((__m256i *)(dst + j + 8 * c), mont8(a, z[c], vq, vp));
+            const __m256i r = mont8(a, z[c], vq, vp);
+            if (stream)
+                _mm256_stream_si256((__m256i *)(dst + j + 8 * c), r);
+            else
+                _mm256_storeu_si256((__m256i *)(dst + j + 8 * c), r);
             z[c] = shoup8(z[c], vs, vsq, vq);
         }
     for (int c = 0; c < 8; c++) _mm256_storeu_si256((__m256i *)(zs + 8 * c), z[c]);
@@ -117,36 +128,81 @@ __attribute__((target("avx2"))) static void twist_u32_avx2(uint32_t *dst, const 
 }
 #endif
 
+#ifdef HAVE_X86_TWIST
+__attribute__((target("avx2"))) static void copy_stream_avx2(void *dst, const void *src,
+                                                             size_t bytes)
+{
+    char *d = dst;
+    const char *q = src;
+    size_t i = 0;
+    for (; i + 32 <= bytes; i += 32)
+        _mm256_stream_si256((__m256i *)(d + i), _mm256_loadu_si256((const __m256i *)(q + i)));
+    _mm_sfence();
+    memcpy(d + i, q + i, bytes - i);
+}
+#endif
+
 void mpi_twist_run_u32(uint32_t *dst, const uint32_t *src, size_t len, uint32_t *z,
-                       const mpi_twist *t, const mpi_mod *m)
+                       const mpi_twist *t, const mpi_mod *m, bool stream)
 {
     const uint32_t q = (uint32_t)m->q, pinv = (uint32_t)m->pinv;
     const uint32_t s = (uint32_t)t->s, sq = (uint32_t)t->sq;
 #ifdef HAVE_X86_TWIST
+    stream = stream && (uintptr_t)dst % 64 == 0;
     if (__builtin_cpu_supports("avx512f")) {
-        twist_u32_avx512(dst, src, len, z, s, sq, q, pinv);
+        twist_u32_avx512(dst, src, len, z, s, sq, q, pinv, stream);
+        if (stream) _mm_sfence();
         return;
     }
     if (__builtin_cpu_supports("avx2")) {
-        twist_u32_avx2(dst, src, len, z, s, sq, q, pinv);
+        twist_u32_avx2(dst, src, len, z, s, sq, q, pinv, stream);
+        if (stream) _mm_sfence();
         return;
     }
 #endif
+    (void)stream;
     twist_u32_portable(dst, src, len, z, s, sq, q, pinv);
 }
 
 void mpi_twist_run_u64(uint64_t *dst, const uint64_t *src, size_t len, uint64_t *z,
-                       const mpi_twist *t, const mpi_mod *m)
+                       const mpi_twist *t, const mpi_mod *m, bool stream)
 {
     enum { L = TW_LANES_U64 };
     const uint64_t q = m->q, pinv = m->pinv, s = t->s, sq = t->sq;
     size_t j = 0;
     for (; j + L <= len; j += L) {
-        for (int l = 0; l < L; l++) dst[j + l] = ntt_csub64(ntt_mont64(src[j + l], z[l], q, pinv), q);
+        for (int l = 0; l < L; l++) {
+            const uint64_t r = ntt_csub64(ntt_mont64(src[j + l], z[l], q, pinv), q);
+#ifdef HAVE_X86_TWIST
+            if (stream) {
+                _mm_stream_si64((long long *)&dst[j + l], (long long)r);
+                continue;
+            }
+#endif
+            dst[j + l] = r;
+        }
         for (int l = 0; l < L; l++) z[l] = ntt_csub64(ntt_shoup64(z[l], s, sq, q), q);
     }
     for (int l = 0; j + (size_t)l < len; l++)
         dst[j + l] = ntt_csub64(ntt_mont64(src[j + l], z[l], q, pinv), q);
+#ifdef HAVE_X86_TWIST
+    if (stream) _mm_sfence();
+#else
+    (void)stream;
+#endif
+}
+
+/* dst = src, bytes long; stream: past the caches where dst is aligned. */
+void mpi_copy(void *dst, const void *src, size_t bytes, bool stream)
+{
+#ifdef HAVE_X86_TWIST
+    if (stream && (uintptr_t)dst % 32 == 0 && __builtin_cpu_supports("avx2")) {
+        copy_stream_avx2(dst, src, bytes);
+        return;
+    }
+#endif
+    (void)stream;
+    memcpy(dst, src, bytes);
 }
 
 /* ---- transposes ------------------------------------------------------------------- */
