@@ -7,6 +7,8 @@ pkgs=(cmake make gcc g++ pkg-config libgmp-dev libflint-dev libntl-dev gnuplot-n
 # hook: the Python package's tests (issue 48): numpy, pytest, sympy (the
 # independent reference), pip and setuptools (the offline install test)
 pkgs+=(python3-numpy python3-pytest python3-sympy python3-pip python3-setuptools)
+# MPI (issue 49): libntt_mpi, ntt-mpi and the tests of label mpi.
+pkgs+=(libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

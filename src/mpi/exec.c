@@ -1,0 +1,356 @@
+/* The distributed transforms and product: local work in bands on the
+   library's batched plans (one OpenMP thread per band), one MPI_Alltoallv
+   per direction, one status allreduce after each.
+
+   Message layouts (elements; R_r rows of rank r, C_s columns of rank s):
+     rows -> columns (forward; a product's operands):  rank r sends rank s
+       the blocks [o][k][c][j] (operand o, modulus k, column c < C_s, local
+       row j < R_r): each row band is transposed into them;
+     columns -> rows (inverse; a product's result):  rank s sends rank r
+       the blocks [k][c][j] (c < C_s, j < R_r): runs of R_r elements of each
+       column, transposed back into rows on arrival.
+   The column side gathers those runs into whole columns of n1. */
+#include "mpi_internal.h"
+
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define AT(base, i) ((char *)(base) + (size_t)(i) * esz)
+#define CAT(base, i) ((const char *)(base) + (size_t)(i) * esz)
+
+static int thread_id(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+/* The larger status (the agreement's rule) inside a parallel reduction. */
+static int worst(int st, ntt_status s) { return (int)s > st ? (int)s : st; }
+
+static size_t rows_of(const ntt_mpi_plan *pl, int r) { return pl->row0[r + 1] - pl->row0[r]; }
+static size_t cols_of(const ntt_mpi_plan *pl, int r) { return pl->col0[r + 1] - pl->col0[r]; }
+
+/* Where the blocks of exchange x are written before it: rbuf; those of the
+   way back after the operands' (a product's column phase still reads its
+   own block of the operands there while it writes them). */
+static void *sendbuf(const ntt_mpi_plan *pl, int x)
+{
+    return (char *)pl->rbuf + (x == X_ROWS ? pl->rows_base * pl->esz : 0);
+}
+
+/* The all-to-all, then the status agreement.  A rank with a local error
+   still exchanges (its data is not used), so no rank waits for it. */
+static ntt_status exchange(ntt_mpi_plan *pl, int x, ntt_status st)
+{
+    const mpi_xchg *xc = &pl->xc[x];
+    const double t0 = mpi_now();
+    /* Both ways into cbuf: the way back starts when the column phase has
+       read the operands there. */
+    const int rc = MPI_Alltoallv(sendbuf(pl, x), xc->scount, xc->sdispl, xc->type, pl->cbuf,
+                                 xc->rcount, xc->rdispl, xc->type, pl->comm);
+    pl->stats.exchange_s += mpi_now() - t0;
+    pl->stats.exchanges++;
+    for (int i = 0; i < pl->size; i++)
+        if (i != pl->rank) pl->stats.bytes_sent += (uint64_t)xc->scount[i] * xc->unit * pl->esz;
+    if (rc != MPI_SUCCESS) st = NTT_EBACKEND;
+    return mpi_agree(pl, st);
+}
+
+static ntt_status transform(ntt_plan *plan, ntt_width w, void *a, size_t count, size_t stride,
+                            bool inverse)
+{
+    if (w == NTT_U32)
+        return inverse ? ntt_inverse_batch_u32(plan, a, count, stride)
+                       : ntt_forward_batch_u32(plan, a, count, stride);
+    return inverse ? ntt_inverse_batch_u64(plan, a, count, stride)
+                   : ntt_forward_batch_u64(plan, a, count, stride);
+}
+
+/* The twist of local column c, modulus k, forward (dir 0) or inverse, on
+   one run of len elements; z carries the factors from run to run. */
+typedef struct {
+    uint64_t z[TW_LANES_U32];
+} twist_state;
+
+static void twist_start(const ntt_mpi_plan *pl, twist_state *z, size_t k, size_t c, int dir)
+{
+    const size_t L = pl->ww == NTT_U32 ? TW_LANES_U32 : TW_LANES_U64;
+    memcpy(z->z, pl->tw[(k * pl->cols + c) * 2 + (size_t)dir].z0, L * pl->esz);
+}
+
+static void twist_run(const ntt_mpi_plan *pl, void *dst, const void *src, size_t len,
+                      twist_state *z, size_t k, size_t c, int dir, bool stream)
+{
+    const mpi_twist *t = &pl->tw[(k * pl->cols + c) * 2 + (size_t)dir];
+    if (pl->ww == NTT_U32)
+        mpi_twist_run_u32(dst, src, len, (uint32_t *)z->z, t, &pl->mod[k], stream);
+    else
+        mpi_twist_run_u64(dst, src, len, z->z, t, &pl->mod[k], stream);
+}
+
+/* ---- rows -> columns ------------------------------------------------------------ */
+
+/* Loads `ops` operands' local rows (caller's width), runs the row
+   transforms and transposes each band into the message blocks in rbuf. */
+static ntt_status rows_out(ntt_mpi_plan *pl, const void *const *src, size_t ops)
+{
+    const size_t *soff = pl->xc[ops == 1 ? X_COLS1 : X_COLS2].soff;
+    const size_t esz = pl->esz, n2 = pl->n2, R = pl->rows, H = pl->band_rows;
+    const size_t bands = (R + H - 1) / H, cesz = pl->width == NTT_U32 ? 4 : 8;
+    int st = NTT_OK;
+#pragma omp parallel for num_threads(pl->nthreads) if (pl->nthreads > 1) schedule(dynamic, 1) \
+    reduction(max : st)
+    for (size_t b = 0; b < bands; b++) {
+        mpi_thread *th = &pl->th[thread_id()];
+        const size_t j0 = b * H, h = R - j0 < H ? R - j0 : H;
+        for (size_t o = 0; o < ops; o++)
+            for (size_t k = 0; k < pl->nmod; k++) {
+                if (mpi_load(pl, th->ws, (const char *)src[o] + j0 * n2 * cesz, h * n2, k)) {
+                    st = worst(st, NTT_ERANGE);
+                    continue;
+                }
+                if (th->row[k]) {
+                    const ntt_status s = transform(th->row[k], pl->ww, th->ws, h, n2, false);
+                    if (s != NTT_OK) {
+                        st = worst(st, s);
+                        continue;
+                    }
+                }
+                for (int d = 0; d < pl->size; d++) {
+                    const size_t C = cols_of(pl, d);
+                    if (C == 0) continue;
+                    void *dst = AT(pl->rbuf, soff[d] + ((o * pl->nmod + k) * C) * R + j0);
+                    mpi_transpose(dst, R, CAT(th->ws, pl->col0[d]), n2, h, C, esz, true);
+                }
+            }
+    }
+    return (ntt_status)st;
+}
+
+/* Where exchange x left what rank r sent: in cbuf, except this rank's own
+   block, which stays where it was written in rbuf (the plan leaves it out
+   of the all-to-all: MPI would only copy it). */
+static const void *received(const ntt_mpi_plan *pl, int x, int r)
+{
+    const size_t esz = pl->esz;
+    return r == pl->rank ? CAT(sendbuf(pl, x), pl->xc[x].soff[r]) : CAT(pl->cbuf, pl->xc[x].roff[r]);
+}
+
+/* Column c's n1 elements of operand o, modulus k from the received runs,
+   twisted (forward).  Where every run starts at a multiple of the twist's
+   lanes, each run is twisted as it is copied; otherwise the column is
+   copied whole, then twisted. */
+static void gather_column(const ntt_mpi_plan *pl, int x, void *col, size_t o, size_t k, size_t c)
+{
+    const size_t esz = pl->esz;
+    twist_state z;
+    twist_start(pl, &z, k, c, 0);
+    for (int r = 0; r < pl->size; r++) {
+        const size_t R = rows_of(pl, r);
+        if (R == 0) continue;
+        const void *run = CAT(received(pl, x, r), ((o * pl->nmod + k) * pl->cols + c) * R);
+        if (pl->runs_aligned)
+            twist_run(pl, AT(col, pl->row0[r]), run, R, &z, k, c, 0, false);
+        else
+            memcpy(AT(col, pl->row0[r]), run, R * esz);
+    }
+    if (!pl->runs_aligned) twist_run(pl, col, col, pl->n1, &z, k, c, 0, false);
+}
+
+/* Column c (modulus k) untwisted (inverse) and cut into runs for the
+   columns -> rows message. */
+static void scatter_column(const ntt_mpi_plan *pl, void *col, size_t k, size_t c)
+{
+    const size_t *soff = pl->xc[X_ROWS].soff;
+    const size_t esz = pl->esz;
+    twist_state z;
+    twist_start(pl, &z, k, c, 1);
+    if (!pl->runs_aligned) twist_run(pl, col, col, pl->n1, &z, k, c, 1, false);
+    for (int r = 0; r < pl->size; r++) {
+        const size_t R = rows_of(pl, r);
+        if (R == 0) continue;
+        void *run = AT(sendbuf(pl, X_ROWS), soff[r] + (k * pl->cols + c) * R);
+        if (pl->runs_aligned)
+            twist_run(pl, run, CAT(col, pl->row0[r]), R, &z, k, c, 1, true);
+        else
+            memcpy(run, CAT(col, pl->row0[r]), R * esz);
+    }
+}
+
+/* ---- columns -> rows ------------------------------------------------------------ */
+
+/* The received blocks (cbuf) transposed into rows of the workspace, the
+   inverse row transforms there, and the caller's output written once,
+   past the caches (direct plans) or through Garner (CRT plans). */
+static ntt_status rows_in(ntt_mpi_plan *pl, void *out)
+{
+    const size_t esz = pl->esz, n2 = pl->n2, R = pl->rows, H = pl->band_rows;
+    const size_t bands = (R + H - 1) / H;
+    int st = NTT_OK;
+#pragma omp parallel for num_threads(pl->nthreads) if (pl->nthreads > 1) schedule(dynamic, 1) \
+    reduction(max : st)
+    for (size_t b = 0; b < bands; b++) {
+        mpi_thread *th = &pl->th[thread_id()];
+        const size_t j0 = b * H, h = R - j0 < H ? R - j0 : H;
+        for (size_t k = 0; k < pl->nmod; k++) {
+            void *y = AT(th->ws, k * h * n2);
+            for (int s = 0; s < pl->size; s++) {
+                const size_t C = cols_of(pl, s);
+                if (C == 0) continue;
+                const void *src = CAT(received(pl, X_ROWS, s), (k * C) * R + j0);
+                mpi_transpose(AT(y, pl->col0[s]), n2, src, R, C, h, esz, false);
+            }
+            if (th->row[k]) {
+                const ntt_status s = transform(th->row[k], pl->ww, y, h, n2, true);
+                if (s != NTT_OK) st = worst(st, s);
+            }
+        }
+        if (pl->direct)
+            mpi_copy(AT(out, j0 * n2), th->ws, h * n2 * esz, true);
+        else
+            mpi_crt_store(pl, (char *)out + j0 * n2 * (pl->width == NTT_U32 ? 4 : 8), th->ws,
+                          h * n2, h * n2);
+    }
+    return (ntt_status)st;
+}
+
+/* The end of every call.  The work after the last agreement runs the
+   local plans on inputs they cannot reject, and CPU plans do not fail at
+   run time; a GPU can, so with CUDA as the local backend one more
+   agreement makes the status common. */
+static ntt_status finish(ntt_mpi_plan *pl, ntt_status st, double t0)
+{
+    if (pl->late_agree) st = mpi_agree(pl, st);
+    pl->stats.total_s += mpi_now() - t0;
+    return st;
+}
+
+/* ---- the public calls ---------------------------------------------------------------- */
+
+static bool array_ok(const void *x, size_t count) { return x != NULL || count == 0; }
+
+static ntt_status forward(ntt_mpi_plan *pl, ntt_width w, const void *in, void *out)
+{
+    const double t0 = mpi_now();
+    ntt_status st = NTT_OK;
+    if (w != pl->width || !array_ok(in, pl->rows * pl->n2) || !array_ok(out, pl->cols * pl->n1))
+        st = NTT_EINVAL;
+    else if (!pl->direct)
+        st = NTT_EMODULUS;
+    if (st == NTT_OK) st = rows_out(pl, &in, 1);
+    st = exchange(pl, X_COLS1, st);
+    if (st == NTT_OK) {
+        const size_t esz = pl->esz, n1 = pl->n1, W = pl->band_cols;
+        const size_t bands = (pl->cols + W - 1) / W;
+        int s2 = NTT_OK;
+#pragma omp parallel for num_threads(pl->nthreads) if (pl->nthreads > 1) schedule(dynamic, 1) \
+    reduction(max : s2)
+        for (size_t b = 0; b < bands; b++) {
+            mpi_thread *th = &pl->th[thread_id()];
+            const size_t c0 = b * W, wc = pl->cols - c0 < W ? pl->cols - c0 : W;
+            for (size_t c = c0; c < c0 + wc; c++) gather_column(pl, X_COLS1, AT(out, c * n1), 0, 0, c);
+            const ntt_status s = transform(th->col[0], pl->ww, AT(out, c0 * n1), wc, n1, false);
+            if (s != NTT_OK) s2 = worst(s2, s);
+        }
+        st = (ntt_status)s2;
+    }
+    return finish(pl, st, t0);
+}
+
+static ntt_status inverse(ntt_mpi_plan *pl, ntt_width w, const void *in, void *out)
+{
+    const double t0 = mpi_now();
+    ntt_status st = NTT_OK;
+    if (w != pl->width || !array_ok(in, pl->cols * pl->n1) || !array_ok(out, pl->rows * pl->n2))
+        st = NTT_EINVAL;
+    else if (!pl->direct)
+        st = NTT_EMODULUS;
+    if (st == NTT_OK) {
+        const size_t esz = pl->esz, n1 = pl->n1, W = pl->band_cols;
+        const size_t bands = (pl->cols + W - 1) / W;
+        int s2 = NTT_OK;
+#pragma omp parallel for num_threads(pl->nthreads) if (pl->nthreads > 1) schedule(dynamic, 1) \
+    reduction(max : s2)
+        for (size_t b = 0; b < bands; b++) {
+            mpi_thread *th = &pl->th[thread_id()];
+            const size_t c0 = b * W, wc = pl->cols - c0 < W ? pl->cols - c0 : W;
+            if (mpi_load(pl, th->ws, CAT(in, c0 * n1), wc * n1, 0)) {
+                s2 = worst(s2, NTT_ERANGE);
+                continue;
+            }
+            const ntt_status s = transform(th->col[0], pl->ww, th->ws, wc, n1, true);
+            if (s != NTT_OK) {
+                s2 = worst(s2, s);
+                continue;
+            }
+            for (size_t c = c0; c < c0 + wc; c++) scatter_column(pl, AT(th->ws, (c - c0) * n1), 0, c);
+        }
+        st = (ntt_status)s2;
+    }
+    st = exchange(pl, X_ROWS, st);
+    if (st == NTT_OK) st = rows_in(pl, out);
+    return finish(pl, st, t0);
+}
+
+static ntt_status polymul(ntt_mpi_plan *pl, ntt_width w, void *c, const void *a, const void *b)
+{
+    const double t0 = mpi_now();
+    const size_t cnt = pl->rows * pl->n2;
+    ntt_status st = NTT_OK;
+    if (w != pl->width || !array_ok(a, cnt) || !array_ok(b, cnt) || !array_ok(c, cnt))
+        st = NTT_EINVAL;
+    const void *src[2] = {a, b};
+    if (st == NTT_OK) st = rows_out(pl, src, 2);
+    st = exchange(pl, X_COLS2, st);
+    if (st == NTT_OK) {
+        const size_t esz = pl->esz, n1 = pl->n1, W = pl->band_cols;
+        const size_t bands = (pl->cols + W - 1) / W;
+        int s2 = NTT_OK;
+        /* The column products: twist both operands, one cyclic product per
+           column on the library's fused path, untwist, cut into runs (the
+           way back's blocks, in rbuf after the operands': this rank's own
+           operand blocks are still read there). */
+#pragma omp parallel for num_threads(pl->nthreads) if (pl->nthreads > 1) schedule(dynamic, 1) \
+    reduction(max : s2)
+        for (size_t bd = 0; bd < bands; bd++) {
+            mpi_thread *th = &pl->th[thread_id()];
+            const size_t c0 = bd * W, wc = pl->cols - c0 < W ? pl->cols - c0 : W;
+            void *x = th->ws, *y = AT(th->ws, wc * n1);
+            for (size_t k = 0; k < pl->nmod; k++) {
+                for (size_t cc = c0; cc < c0 + wc; cc++) {
+                    gather_column(pl, X_COLS2, AT(x, (cc - c0) * n1), 0, k, cc);
+                    gather_column(pl, X_COLS2, AT(y, (cc - c0) * n1), 1, k, cc);
+                }
+                const ntt_status s =
+                    pl->ww == NTT_U32
+                        ? ntt_polymul_batch_u32(th->col[k], x, x, y, wc, n1)
+                        : ntt_polymul_batch_u64(th->col[k], x, x, y, wc, n1);
+                if (s != NTT_OK) {
+                    s2 = worst(s2, s);
+                    continue;
+                }
+                for (size_t cc = c0; cc < c0 + wc; cc++)
+                    scatter_column(pl, AT(x, (cc - c0) * n1), k, cc);
+            }
+        }
+        st = exchange(pl, X_ROWS, (ntt_status)s2);
+        if (st == NTT_OK) st = rows_in(pl, c);
+    }
+    return finish(pl, st, t0);
+}
+
+#define EXEC_API(SUF, TY, W)                                                                  \
+    ntt_status ntt_mpi_forward_##SUF(ntt_mpi_plan *plan, const TY *in, TY *out)               \
+    { return plan ? forward(plan, W, in, out) : NTT_EINVAL; }                                 \
+    ntt_status ntt_mpi_inverse_##SUF(ntt_mpi_plan *plan, const TY *in, TY *out)               \
+    { return plan ? inverse(plan, W, in, out) : NTT_EINVAL; }                                 \
+    ntt_status ntt_mpi_polymul_##SUF(ntt_mpi_plan *plan, TY *c, const TY *a, const TY *b)     \
+    { return plan ? polymul(plan, W, c, a, b) : NTT_EINVAL; }
+
+EXEC_API(u32, uint32_t, NTT_U32)
+EXEC_API(u64, uint64_t, NTT_U64)

@@ -1,0 +1,423 @@
+/* Distributed plans: collective creation with agreed arguments and status,
+   the four-step layout, per-thread local plans, message buffers and the
+   column twists. */
+#include "mpi_internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* Bytes of one unit of local work (a band of rows or columns of one
+   operand and modulus): it stays in the core's L2 between the copy, the
+   local transform and the transpose. */
+#define BAND_BYTES ((size_t)256 << 10)
+
+double mpi_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+size_t mpi_block_start(size_t total, int r, int size)
+{
+    return (size_t)(((ntt_u128)total * (unsigned)r) / (unsigned)size);
+}
+
+ntt_status mpi_agree(ntt_mpi_plan *plan, ntt_status st)
+{
+    const double t0 = mpi_now();
+    int mine = (int)st, all = 0;
+    if (MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, plan->comm) != MPI_SUCCESS)
+        all = NTT_EBACKEND;
+    plan->stats.agreements++;
+    plan->stats.agree_s += mpi_now() - t0;
+    return (ntt_status)all;
+}
+
+void ntt_mpi_stats_get(const ntt_mpi_plan *plan, ntt_mpi_stats *s)
+{
+    if (plan && s) *s = plan->stats;
+}
+
+void ntt_mpi_stats_reset(ntt_mpi_plan *plan)
+{
+    if (plan) memset(&plan->stats, 0, sizeof plan->stats);
+}
+
+/* Cache-line aligned (the transposes' streaming stores), NULL on failure. */
+static void *alloc64(size_t bytes)
+{
+    void *p = NULL;
+    return posix_memalign(&p, 64, bytes ? bytes : 64) == 0 ? p : NULL;
+}
+
+static size_t brv(size_t x, size_t n)
+{
+    size_t r = 0;
+    for (size_t m = n >> 1; m; m >>= 1, x >>= 1) r = (r << 1) | (x & 1);
+    return r;
+}
+
+void ntt_mpi_plan_destroy(ntt_mpi_plan *plan)
+{
+    if (!plan) return;
+    if (plan->th) {
+        for (int t = 0; t < plan->nthreads; t++) {
+            for (size_t k = 0; k < MPI_MAX_MOD; k++) {
+                ntt_plan_destroy(plan->th[t].row[k]);
+                ntt_plan_destroy(plan->th[t].col[k]);
+            }
+            free(plan->th[t].ws);
+        }
+        free(plan->th);
+    }
+    free(plan->tw);
+    free(plan->twz);
+    free(plan->rbuf);
+    free(plan->cbuf);
+    free(plan->row0);
+    free(plan->col0);
+    for (int x = 0; x < X_COUNT; x++) {
+        free(plan->xc[x].scount);
+        free(plan->xc[x].soff);
+        if (plan->xc[x].type != MPI_DATATYPE_NULL) MPI_Type_free(&plan->xc[x].type);
+    }
+    if (plan->comm != MPI_COMM_NULL) MPI_Comm_free(&plan->comm);
+    free(plan);
+}
+
+/* The serial kernels an OpenMP rank runs on each of its threads. */
+static ntt_backend best_serial(void)
+{
+    if (ntt_backend_available(NTT_BACKEND_AVX512)) return NTT_BACKEND_AVX512;
+    if (ntt_backend_available(NTT_BACKEND_AVX2)) return NTT_BACKEND_AVX2;
+    return NTT_BACKEND_SCALAR;
+}
+
+/* The arguments every rank must share, each with its complement, so that
+   one MPI_MAX allreduce gives both the maximum and the minimum. */
+enum { A_N, A_P, A_WIDTH, A_FLAGS, A_SMALL, A_COUNT };
+
+static bool pow2_ok(size_t n)
+{
+    return n >= 2 && (n & (n - 1)) == 0 && n <= ((size_t)1 << NTT_MPI_MAX_LOG2_N);
+}
+
+/* Twist t with factors g^j: the first L (Montgomery form) into z, s = g^L. */
+static void twist_init(mpi_twist *t, void *z, uint64_t g, size_t L, const mpi_mod *m,
+                       ntt_width ww)
+{
+    uint64_t f = m->one;
+    for (size_t l = 0; l < L; l++, f = ntt_mulmod_slow(f, g, m->q)) {
+        if (ww == NTT_U32)
+            ((uint32_t *)z)[l] = (uint32_t)f;
+        else
+            ((uint64_t *)z)[l] = f;
+    }
+    t->z0 = z;
+    t->s = mpi_powmod(g, L, m->q);
+    t->sq = ww == NTT_U32 ? (uint64_t)((t->s << 32) / m->q)
+                          : (uint64_t)(((ntt_u128)t->s << 64) / m->q);
+}
+
+static size_t gcd(size_t a, size_t b)
+{
+    while (b) {
+        const size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Counts of the three exchanges (see exec.c for the block layouts).  False
+   if some count or displacement of this rank cannot be an int even in the
+   largest common unit. */
+static bool set_counts(ntt_mpi_plan *pl)
+{
+    const int P = pl->size;
+    for (int x = 0; x < X_COUNT; x++) {
+        mpi_xchg *xc = &pl->xc[x];
+        size_t *sc = xc->soff + P + 1, *rc = xc->roff + P + 1; /* counts, scratch */
+        size_t so = 0, ro = 0, g = 0;
+        for (int i = 0; i < P; i++) {
+            const size_t ri = pl->row0[i + 1] - pl->row0[i], ci = pl->col0[i + 1] - pl->col0[i];
+            if (x == X_ROWS) {
+                sc[i] = pl->nmod * pl->cols * ri;
+                rc[i] = pl->nmod * ci * pl->rows;
+            } else {
+                const size_t ops = x == X_COLS1 ? 1 : 2;
+                sc[i] = ops * pl->nmod * ci * pl->rows;
+                rc[i] = ops * pl->nmod * pl->cols * ri;
+            }
+            xc->soff[i] = so;
+            xc->roff[i] = ro;
+            so += sc[i];
+            ro += rc[i];
+            g = gcd(gcd(gcd(g, sc[i]), rc[i]), gcd(so, ro));
+        }
+        xc->soff[P] = so;
+        xc->roff[P] = ro;
+        /* The common unit's power of two, at most 2^20 (the largest
+           divisor could exceed an int). */
+        xc->unit = g ? gcd(g, (size_t)1 << 20) : 1;
+        /* The rank's block to itself stays in the send buffer (exec.c). */
+        sc[pl->rank] = rc[pl->rank] = 0;
+        for (int i = 0; i < P; i++) {
+            if (xc->soff[i + 1] / xc->unit > INT_MAX || xc->roff[i + 1] / xc->unit > INT_MAX)
+                return false;
+            xc->scount[i] = (int)(sc[i] / xc->unit);
+            xc->rcount[i] = (int)(rc[i] / xc->unit);
+            xc->sdispl[i] = (int)(xc->soff[i] / xc->unit);
+            xc->rdispl[i] = (int)(xc->roff[i] / xc->unit);
+        }
+    }
+    return true;
+}
+
+/* The four-step split, every rank's rows and columns, the exchanges. */
+static ntt_status layout_init(ntt_mpi_plan *plan)
+{
+    const int P = plan->size;
+    unsigned logn = 0;
+    while (((size_t)1 << logn) < plan->n) logn++;
+    plan->n2 = (size_t)1 << (logn / 2);
+    plan->n1 = plan->n / plan->n2;
+    plan->row0 = malloc(((size_t)P + 1) * sizeof *plan->row0);
+    plan->col0 = malloc(((size_t)P + 1) * sizeof *plan->col0);
+    if (!plan->row0 || !plan->col0) return NTT_ENOMEM;
+    for (int x = 0; x < X_COUNT; x++) {
+        mpi_xchg *xc = &plan->xc[x];
+        xc->scount = malloc(4 * (size_t)P * sizeof(int));
+        xc->soff = malloc((4 * (size_t)P + 2) * sizeof(size_t));
+        if (!xc->scount || !xc->soff) return NTT_ENOMEM;
+        xc->sdispl = xc->scount + P;
+        xc->rcount = xc->sdispl + P;
+        xc->rdispl = xc->rcount + P;
+        xc->roff = xc->soff + 2 * (size_t)P + 1;
+    }
+    size_t max_rows = 0, max_cols = 0;
+    for (int r = 0; r <= P; r++) {
+        plan->row0[r] = mpi_block_start(plan->n1, r, P);
+        plan->col0[r] = mpi_block_start(plan->n2, r, P);
+        if (r > 0) {
+            const size_t nr = plan->row0[r] - plan->row0[r - 1];
+            const size_t nc = plan->col0[r] - plan->col0[r - 1];
+            max_rows = nr > max_rows ? nr : max_rows;
+            max_cols = nc > max_cols ? nc : max_cols;
+        }
+    }
+    const size_t lanes = plan->ww == NTT_U32 ? TW_LANES_U32 : TW_LANES_U64;
+    plan->runs_aligned = true;
+    for (int r = 0; r < P; r++) plan->runs_aligned &= plan->row0[r] % lanes == 0;
+    plan->row_start = plan->row0[plan->rank];
+    plan->rows = plan->row0[plan->rank + 1] - plan->row_start;
+    plan->col_start = plan->col0[plan->rank];
+    plan->cols = plan->col0[plan->rank + 1] - plan->col_start;
+    /* A share too large for int counts fails on some rank; the agreement
+       makes it every rank's status.  The scatter and gather move whole
+       rows or columns, which the same units cover. */
+    if (!set_counts(plan) || max_rows > INT_MAX || max_cols > INT_MAX) return NTT_EINVAL;
+    for (int x = 0; x < X_COUNT; x++) {
+        mpi_xchg *xc = &plan->xc[x];
+        if (MPI_Type_contiguous((int)xc->unit, plan->etype, &xc->type) != MPI_SUCCESS ||
+            MPI_Type_commit(&xc->type) != MPI_SUCCESS)
+            return NTT_EBACKEND;
+    }
+    return NTT_OK;
+}
+
+/* Twists of the local columns: column c is k2 = brv(col_start + c) of the
+   four-step, its factors g^j1 with g = w^k2 (cyclic, w of order n) or
+   psi^(2 k2 + 1) (negacyclic, psi of order 2n: the psi^j twist of the
+   coefficients and the w^(j1 k2) twiddles in one factor). */
+static ntt_status twists_init(ntt_mpi_plan *plan)
+{
+    const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
+    const uint64_t N = nega ? 2 * (uint64_t)plan->n : (uint64_t)plan->n;
+    const size_t L = plan->ww == NTT_U32 ? TW_LANES_U32 : TW_LANES_U64;
+    const size_t ntw = plan->nmod * plan->cols * 2;
+    plan->tw = malloc((ntw + 1) * sizeof *plan->tw);
+    plan->twz = malloc((ntw * L + 1) * plan->esz);
+    if (!plan->tw || !plan->twz) return NTT_ENOMEM;
+    for (size_t k = 0; k < plan->nmod; k++) {
+        const mpi_mod *m = &plan->mod[k];
+        for (size_t c = 0; c < plan->cols; c++) {
+            const uint64_t k2 = brv(plan->col_start + c, plan->n2);
+            const uint64_t e = nega ? 2 * k2 + 1 : k2;
+            const size_t i = (k * plan->cols + c) * 2;
+            char *z = (char *)plan->twz + i * L * plan->esz;
+            twist_init(&plan->tw[i], z, mpi_powmod(m->root, e, m->q), L, m, plan->ww);
+            twist_init(&plan->tw[i + 1], z + L * plan->esz, mpi_powmod(m->root, (N - e) % N, m->q),
+                       L, m, plan->ww);
+        }
+    }
+    return NTT_OK;
+}
+
+/* Bands, per-thread workspaces and local plans, message buffers.  The
+   OpenMP backend runs nthreads threads of the best serial kernels; every
+   other backend one. */
+static ntt_status work_init(ntt_mpi_plan *plan, ntt_backend backend, const ntt_plan_options *o)
+{
+    ntt_backend local = backend;
+    int nthreads = 1;
+    if (backend == NTT_BACKEND_OPENMP) {
+        local = best_serial();
+#ifdef _OPENMP
+        nthreads = o->threads > 0 ? o->threads : omp_get_max_threads();
+#endif
+    }
+    /* Bands of rows whose transposed writes fill cache lines, enough of
+       them for every thread. */
+    const size_t esz = plan->esz, line = 64 / esz;
+    size_t H = BAND_BYTES / (plan->n2 * esz);
+    H = H < line ? line : H;
+    const size_t share_r = (plan->rows + (size_t)nthreads - 1) / (size_t)nthreads;
+    H = H > share_r ? share_r : H;
+    plan->band_rows = H ? H : 1;
+    size_t W = BAND_BYTES / (plan->n1 * esz);
+    const size_t share_c = (plan->cols + (size_t)nthreads - 1) / (size_t)nthreads;
+    W = W > share_c ? share_c : W;
+    plan->band_cols = W ? W : 1;
+    size_t ws = plan->nmod * plan->band_rows * plan->n2;
+    if (2 * plan->band_cols * plan->n1 > ws) ws = 2 * plan->band_cols * plan->n1;
+
+    plan->nthreads = nthreads;
+    plan->th = calloc((size_t)nthreads, sizeof *plan->th);
+    if (!plan->th) return NTT_ENOMEM;
+    ntt_plan_options lo = {.modmul = o->modmul, .threads = o->threads, .batch = o->batch};
+    const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
+    for (int t = 0; t < nthreads; t++) {
+        mpi_thread *th = &plan->th[t];
+        th->ws = alloc64(ws * esz);
+        if (!th->ws) return NTT_ENOMEM;
+        for (size_t k = 0; k < plan->nmod; k++) {
+            const uint64_t q = plan->mod[k].q;
+            lo.flags = 0;
+            ntt_status s = ntt_plan_create(&th->col[k], plan->n1, q, plan->ww, local, &lo);
+            if (s == NTT_OK && plan->n2 > 1) {
+                lo.flags = nega ? NTT_FLAG_NEGACYCLIC : 0;
+                s = ntt_plan_create(&th->row[k], plan->n2, q, plan->ww, local, &lo);
+            }
+            if (s != NTT_OK) return s;
+        }
+    }
+    /* rbuf: a product's operands going out, then the result going back;
+       cbuf: what arrives either way. */
+    const size_t in = plan->rows * plan->n2, out = plan->cols * plan->n1;
+    plan->rows_base = 2 * plan->nmod * in;
+    plan->rbuf = alloc64((plan->rows_base + plan->nmod * out + 1) * esz);
+    plan->cbuf = alloc64((2 * plan->nmod * (in > out ? in : out) + 1) * esz);
+    if (!plan->rbuf || !plan->cbuf) return NTT_ENOMEM;
+    return NTT_OK;
+}
+
+/* Everything local once the arguments are agreed. */
+static ntt_status plan_build(ntt_mpi_plan *plan, ntt_backend backend, const ntt_plan_options *o,
+                             bool small_set)
+{
+    plan->late_agree = backend == NTT_BACKEND_CUDA;
+    ntt_status s = mpi_moduli_init(plan, small_set);
+    if (s == NTT_OK) s = layout_init(plan);
+    if (s == NTT_OK) s = twists_init(plan);
+    if (s == NTT_OK) s = work_init(plan, backend, o);
+    return s;
+}
+
+ntt_status ntt_mpi_plan_create(ntt_mpi_plan **out, MPI_Comm comm, size_t n, uint64_t p,
+                               ntt_width width, ntt_backend backend, const ntt_plan_options *opts)
+{
+    if (out) *out = NULL;
+    if (comm == MPI_COMM_NULL) return NTT_EINVAL;
+    ntt_plan_options o = {0};
+    if (opts) o = *opts;
+    ntt_status st = NTT_OK;
+    if (!out || !pow2_ok(n) || (width != NTT_U32 && width != NTT_U64) ||
+        (o.flags & ~NTT_FLAG_NEGACYCLIC) != 0 || o.threads < 0 ||
+        (unsigned)o.modmul > NTT_MODMUL_SHOUP || (unsigned)backend >= NTT_BACKEND_COUNT)
+        st = NTT_EINVAL;
+    else if (!ntt_backend_available(backend))
+        st = NTT_EUNSUPPORTED;
+
+    ntt_mpi_plan *plan = calloc(1, sizeof *plan);
+    if (!plan) st = st ? st : NTT_ENOMEM;
+    MPI_Comm dup = MPI_COMM_NULL;
+    /* The plan's own communicator: its errors come back as codes. */
+    if (MPI_Comm_dup(comm, &dup) != MPI_SUCCESS) {
+        free(plan);
+        return NTT_EBACKEND;
+    }
+    MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+    if (!plan) {
+        /* Still take part in the agreement, so that the others learn. */
+        ntt_mpi_plan tmp = {.comm = dup};
+        (void)mpi_agree(&tmp, NTT_ENOMEM);
+        MPI_Comm_free(&dup);
+        return NTT_ENOMEM;
+    }
+    plan->comm = dup;
+    for (int x = 0; x < X_COUNT; x++) plan->xc[x].type = MPI_DATATYPE_NULL;
+    MPI_Comm_rank(dup, &plan->rank);
+    MPI_Comm_size(dup, &plan->size);
+    plan->n = n;
+    plan->p = p;
+    plan->width = width;
+    plan->flags = o.flags;
+
+    /* One allreduce checks that n, p, width and flags agree, picks the CRT
+       set every rank can run fast (the small one only if all can), and
+       agrees on the status so far. */
+    const ntt_backend resolved = backend == NTT_BACKEND_AUTO ? ntt_backend_resolve_auto() : backend;
+    const uint64_t small = resolved == NTT_BACKEND_AVX2 || resolved == NTT_BACKEND_AVX512 ||
+                           resolved == NTT_BACKEND_OPENMP;
+    const uint64_t mine[A_COUNT] = {n, p, (uint64_t)width, o.flags, small};
+    uint64_t v[2 * A_COUNT + 1], r[2 * A_COUNT + 1];
+    for (int i = 0; i < A_COUNT; i++) {
+        v[2 * i] = mine[i];
+        v[2 * i + 1] = ~mine[i];
+    }
+    v[2 * A_COUNT] = (uint64_t)st;
+    if (MPI_Allreduce(v, r, 2 * A_COUNT + 1, MPI_UINT64_T, MPI_MAX, dup) != MPI_SUCCESS)
+        st = NTT_EBACKEND;
+    else {
+        st = (ntt_status)r[2 * A_COUNT];
+        for (int i = 0; i < A_COUNT && st == NTT_OK; i++)
+            if (i != A_SMALL && r[2 * i] != ~r[2 * i + 1]) st = NTT_EINVAL;
+    }
+    bool small_set = st == NTT_OK && ~r[2 * A_SMALL + 1] == 1; /* the minimum */
+    if (st == NTT_OK) st = plan_build(plan, resolved, &o, small_set);
+    st = mpi_agree(plan, st);
+    memset(&plan->stats, 0, sizeof plan->stats);
+    if (st != NTT_OK) {
+        ntt_mpi_plan_destroy(plan);
+        return st;
+    }
+    *out = plan;
+    return NTT_OK;
+}
+
+ntt_status ntt_mpi_local_size(const ntt_mpi_plan *plan, ntt_mpi_local *l)
+{
+    if (!plan || !l) return NTT_EINVAL;
+    memset(l, 0, sizeof *l);
+    l->n = plan->n;
+    l->n1 = plan->n1;
+    l->n2 = plan->n2;
+    l->row_start = plan->row_start;
+    l->rows = plan->rows;
+    l->in_count = plan->rows * plan->n2;
+    l->col_start = plan->col_start;
+    l->cols = plan->cols;
+    l->out_start = plan->col_start * plan->n1;
+    l->out_count = plan->cols * plan->n1;
+    l->alloc = l->in_count > l->out_count ? l->in_count : l->out_count;
+    l->transforms = plan->direct ? 1 : 0;
+    l->moduli = plan->nmod;
+    return NTT_OK;
+}
