@@ -1,0 +1,119 @@
+/* The RNS context's layout and the element-wise kernel interface.  Not
+   installed. */
+#ifndef NTT_RNS_INTERNAL_H
+#define NTT_RNS_INTERNAL_H
+
+#include "ntt_rns.h"
+#include "rns_arith.h"
+#include "../core/internal.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Coefficients per block of a base conversion: the block's y values (s
+   rows) stay in L1/L2 while every target is summed from them. */
+#define RNS_BLOCK 128
+
+/* One base conversion, as the kernels see it (coefficient form). */
+typedef struct rns_conv_job {
+    size_t s, t;                   /* source and target counts */
+    const uint64_t *const *x;      /* s source rows, values in [0, b_i) */
+    const rns_prime *const *src;   /* s */
+    const uint64_t *inv, *invq;    /* s: (B/b_i)^-1 mod b_i (times a factor
+                                      the caller folds in), Shoup companions */
+    uint64_t *const *out;          /* t target rows */
+    const rns_prime *const *dst;   /* t */
+    const uint64_t *const *w;      /* t rows of s words: (B/b_i) mod c_j
+                                      (times a folded factor) */
+} rns_conv_job;
+
+/* The element-wise work, one instruction set's version.  Every entry gives
+   the formulas of rns_arith.h exactly. */
+typedef struct rns_kernels {
+    const char *name;
+    /* out[j][k] = [sum_i [x_i[k] inv_i]_{b_i} w_j[i]]_{c_j} for k in
+       [k0, k1), k1 - k0 <= RNS_BLOCK; y: s * RNS_BLOCK words of scratch. */
+    void (*conv)(const rns_conv_job *job, size_t k0, size_t k1, uint64_t *y);
+    /* out[k] = rns_subc(x[k], t[k], w, wq); out may be x or t. */
+    void (*subc)(uint64_t *out, const uint64_t *x, const uint64_t *t, size_t len, uint64_t w,
+                 uint64_t wq, const rns_prime *m);
+    /* out[k] = [x[k]]_p for 64-bit x[k]. */
+    void (*reduce)(uint64_t *out, const uint64_t *x, size_t len, const rns_prime *m);
+    /* acc_c[k] = [sum_{j < cnt} e[j*es + k] key_c[j*ks + k]]_p, c = 0, 1. */
+    void (*dot2)(uint64_t *acc0, uint64_t *acc1, const uint64_t *e, size_t es, const uint64_t *k0,
+                 const uint64_t *k1, size_t ks, size_t cnt, size_t len, const rns_prime *m);
+    /* acc_c[k] <- rns_mont_mac(first ? 0 : acc_c[k], e[k], key_c[k]), c = 0, 1;
+       acc_c in [0, 2p). */
+    void (*mac2)(uint64_t *acc0, uint64_t *acc1, const uint64_t *e, const uint64_t *k0,
+                 const uint64_t *k1, size_t len, bool first, const rns_prime *m);
+    /* a[k] in [0, 2p) -> [0, p). */
+    void (*csub)(uint64_t *a, size_t len, const rns_prime *m);
+} rns_kernels;
+
+extern const rns_kernels ntt_rns_kernels_portable;
+#ifdef NTT_RNS_IFMA
+/* kernels_ifma.c: NULL when the CPU lacks AVX-512 IFMA. */
+const rns_kernels *ntt_rns_kernels_ifma(void);
+#endif
+
+/* The constants of a conversion from a base B of s limbs to any limb of
+   the context: the target rows of limbs in B are not used. */
+typedef struct rns_conv_tab {
+    size_t s;
+    size_t first;      /* B = limbs first .. first+s-1 (digits; unused for
+                          the generic conversion's table) */
+    uint64_t *inv, *invq; /* s */
+    uint64_t *w;          /* nlimb rows of s: w[t*s + i] = (B/b_i) mod prime_t */
+} rns_conv_tab;
+
+struct ntt_rns {
+    size_t n;
+    size_t nq, np, nlimb;    /* L+1, K, L+1+K */
+    size_t dnum, alpha;
+    ntt_backend backend;     /* resolved; the plans run plan_backend */
+    ntt_backend plan_backend;
+    int threads;
+    const rns_kernels *K;
+    uint64_t *primes;        /* nlimb */
+    rns_prime *pm;           /* nlimb */
+    ntt_plan **plans;        /* nlimb negacyclic plans, one prime each */
+
+    /* modUp: shape[l] converts from the digit that is last at level l
+       (digit l / alpha, (l % alpha) + 1 limbs); the full digit j is
+       shape[j*alpha + alpha - 1]. */
+    rns_conv_tab *shape;     /* nq */
+    /* modDown: from P; pconv_m has inv * 2^64 and w * 2^-64 for the key
+       switch's Montgomery sums (see keyswitch in ops.c). */
+    rns_conv_tab pconv, pconv_m;
+    uint64_t *pinv, *pinvq;     /* nq: P^-1 mod q_i */
+    uint64_t *pinv_m, *pinv_mq; /* nq: P^-1 2^64 mod q_i */
+    /* rescale: qlinv[l*nq + i] = q_l^-1 mod q_i, i < l. */
+    uint64_t *qlinv, *qlinvq;
+    /* The generic conversion's table, filled per call. */
+    rns_conv_tab gen;
+
+    /* Scratch (words): X alpha*n (a digit or one limb in coefficient form),
+       T nlimb*n (conversion outputs), PP 2*np*n (P parts), and per thread
+       n + nlimb*RNS_BLOCK. */
+    uint64_t *X, *T, *PP, *thr;
+    size_t thr_words;
+    /* Pointer arrays of a conversion job (targets and sources). */
+    const uint64_t **jx, **jw;
+    uint64_t **jout;
+    const rns_prime **jsrc, **jdst;
+    uint64_t *jinv, *jinvq;
+};
+
+/* context.c: the constants of the conversion from the base b[0 .. s) to the
+   primes tgt[0 .. t): inv[i] = (B/b_i)^-1 mod b_i times fold_inv[i] (NULL:
+   1), invq[i] its Shoup companion, and w[j*s + i] = (B/b_i) mod tgt[j] times
+   fold_w[j] (NULL: 1).  pre: 2s + 2 words of scratch. */
+void ntt_rns_conv_consts(const uint64_t *b, size_t s, const uint64_t *tgt, size_t t,
+                         const uint64_t *fold_inv, const uint64_t *fold_w, uint64_t *inv,
+                         uint64_t *invq, uint64_t *w, uint64_t *pre);
+
+/* ops.c: the calling thread's number inside the context's loops. */
+int ntt_rns_thread_id(void);
+
+#endif /* NTT_RNS_INTERNAL_H */
