@@ -48,6 +48,7 @@ void ntt_rns_destroy(ntt_rns *c)
     free(c->jdst);
     free(c->jinv);
     free(c->jinvq);
+    free(c->prep);
     free(c);
 }
 
@@ -151,12 +152,26 @@ static ntt_status choose_backend(ntt_rns *c, ntt_backend want, int threads)
     } else if (threads > 1) {
         return NTT_EINVAL; /* AUTO resolved to a serial backend */
     }
-    c->K = &ntt_rns_kernels_portable;
-#ifdef NTT_RNS_IFMA
-    if (c->plan_backend == NTT_BACKEND_AVX512 && ntt_rns_kernels_ifma())
-        c->K = ntt_rns_kernels_ifma();
-#endif
     return NTT_OK;
+}
+
+/* The element-wise kernels: IFMA with the AVX-512 NTTs where the CPU has
+   it and the primes and N suit it, else portable. */
+static const rns_kernels *choose_kernels(const ntt_rns *c)
+{
+#ifdef NTT_RNS_IFMA
+    bool fits = c->n >= 8;
+    for (size_t i = 0; i < c->nlimb; i++) fits &= c->primes[i] >> RNS_IFMA_MIN_BITS != 0;
+    if (fits && c->plan_backend == NTT_BACKEND_AVX512 && ntt_rns_kernels_ifma())
+        return ntt_rns_kernels_ifma();
+#endif
+    return &ntt_rns_kernels_portable;
+}
+
+/* 2^b mod the prime of limb i, b the kernels' mac_bits. */
+static uint64_t mont_r(const ntt_rns *c, size_t i)
+{
+    return ntt_powmod(2, c->K->mac_bits(c->primes[i]), c->primes[i]);
 }
 
 static ntt_status build_constants(ntt_rns *c)
@@ -179,13 +194,13 @@ static ntt_status build_constants(ntt_rns *c)
         c->pconv.first = c->pconv_m.first = nq;
         ntt_rns_conv_consts(P, np, c->primes, nq, NULL, NULL, c->pconv.inv, c->pconv.invq, c->pconv.w,
                     pre);
-        /* The key switch's sums carry 2^-64 (Montgomery): times 2^64 on
-           the P side, where it meets (P/p_k)^-1 first, and 2^-64 on the
-           conversion to each q_i, so that x_i and the converted value
-           both carry it and P^-1 2^64 takes it out. */
-        for (size_t k = 0; k < np; k++) fold[k] = c->pm[nq + k].r64;
+        /* The key switch's sums carry 2^-b (Montgomery, b = mac_bits):
+           times 2^b on the P side, where it meets (P/p_k)^-1 first, and
+           2^-b on the conversion to each q_i, so that x_i and the
+           converted value both carry it and P^-1 2^b takes it out. */
+        for (size_t k = 0; k < np; k++) fold[k] = mont_r(c, nq + k);
         uint64_t *rinv = fold + np;
-        for (size_t i = 0; i < nq; i++) rinv[i] = ntt_invmod(c->pm[i].r64, c->primes[i]);
+        for (size_t i = 0; i < nq; i++) rinv[i] = ntt_invmod(mont_r(c, i), c->primes[i]);
         ntt_rns_conv_consts(P, np, c->primes, nq, fold, rinv, c->pconv_m.inv, c->pconv_m.invq,
                     c->pconv_m.w, pre);
         c->pinv = malloc(nq * sizeof *c->pinv);
@@ -200,7 +215,7 @@ static ntt_status build_constants(ntt_rns *c)
             const uint64_t inv = ntt_invmod(prod, q);
             c->pinv[i] = inv;
             c->pinvq[i] = ntt_shoup_pre64(inv, q);
-            c->pinv_m[i] = ntt_mulmod_slow(inv, c->pm[i].r64, q);
+            c->pinv_m[i] = ntt_mulmod_slow(inv, mont_r(c, i), q);
             c->pinv_mq[i] = ntt_shoup_pre64(c->pinv_m[i], q);
         }
     }
@@ -238,7 +253,8 @@ static ntt_status alloc_scratch(ntt_rns *c)
     c->jdst = malloc(nl * sizeof *c->jdst);
     c->jinv = malloc(nl * sizeof *c->jinv);
     c->jinvq = malloc(nl * sizeof *c->jinvq);
-    if (!c->X || !c->T || (c->np && !c->PP) || !c->thr || !c->jx || !c->jw || !c->jout ||
+    c->prep = malloc(rns_prep_words(nl) * sizeof *c->prep);
+    if (!c->prep || !c->X || !c->T || (c->np && !c->PP) || !c->thr || !c->jx || !c->jw || !c->jout ||
         !c->jsrc || !c->jdst || !c->jinv || !c->jinvq)
         return NTT_ENOMEM;
     return NTT_OK;
@@ -274,6 +290,7 @@ ntt_status ntt_rns_create(ntt_rns **out, const ntt_rns_params *P)
     memcpy(c->primes, P->q, c->nq * sizeof *c->primes);
     if (c->np) memcpy(c->primes + c->nq, P->p, c->np * sizeof *c->primes);
     for (size_t i = 0; i < c->nlimb; i++) prime_init(&c->pm[i], c->primes[i]);
+    c->K = choose_kernels(c);
     s = build_constants(c);
     if (s == NTT_OK) s = alloc_scratch(c);
     const ntt_plan_options po = {.flags = NTT_FLAG_NEGACYCLIC, .threads = 1};

@@ -113,8 +113,15 @@ static void csub(uint64_t *a, size_t len, const rns_prime *m)
     for (size_t k = 0; k < len; k++) a[k] = ntt_csub64(a[k], p);
 }
 
+static unsigned mac_bits(uint64_t p)
+{
+    (void)p;
+    return 64;
+}
+
 const rns_kernels ntt_rns_kernels_portable = {
     .name = "portable",
+    .mac_bits = mac_bits,
     .conv = conv,
     .subc = subc,
     .reduce = reduce,

@@ -114,9 +114,10 @@ static ntt_status ntt_rows(const ntt_rns *c, uint64_t *a, size_t count, const si
 /* Runs the conversion job in c->j* over all coefficients. */
 static void conv_run(const ntt_rns *c, size_t s, size_t t)
 {
-    const rns_conv_job job = {.s = s, .t = t, .x = c->jx, .src = c->jsrc, .inv = c->jinv,
-                              .invq = c->jinvq, .out = c->jout, .dst = c->jdst,
-                              .w = (const uint64_t *const *)c->jw};
+    rns_conv_job job = {.s = s, .t = t, .x = c->jx, .src = c->jsrc, .inv = c->jinv,
+                        .invq = c->jinvq, .out = c->jout, .dst = c->jdst,
+                        .w = (const uint64_t *const *)c->jw, .prep = c->prep};
+    if (c->K->prepare) c->K->prepare(&job, c->prep);
     const size_t n = c->n, nb = (n + RNS_BLOCK - 1) / RNS_BLOCK;
     const int nt_ = c->threads;
     RNS_PARALLEL_FOR

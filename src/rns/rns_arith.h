@@ -66,7 +66,8 @@ RNS_FN ntt_u128 rns_term(uint64_t y, uint64_t w) { return (ntt_u128)y * w; }
 /* The key switch accumulates e k 2^-64 (Montgomery, R = 2^64) digit by
    digit: acc in [0, 2p) in, e < p, k < 2^64: REDC(e k) is in [0, 2p) and
    the sum, below 4p < 2^63, goes back to [0, 2p).  The 2^-64 is taken
-   out after the sums (see keyswitch in ops.c). */
+   out after the sums (see keyswitch in ops.c); vector kernels may use
+   another power of two (rns_kernels.mac_bits). */
 RNS_FN uint64_t rns_mont_mac(uint64_t acc, uint64_t e, uint64_t k, const rns_prime *m)
 {
     return ntt_csub64(acc + ntt_redc64((ntt_u128)e * k, m->p, m->pinv), 2 * m->p);

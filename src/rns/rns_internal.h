@@ -26,12 +26,20 @@ typedef struct rns_conv_job {
     const rns_prime *const *dst;   /* t */
     const uint64_t *const *w;      /* t rows of s words: (B/b_i) mod c_j
                                       (times a folded factor) */
+    const void *prep;              /* what the kernels' prepare made of it */
 } rns_conv_job;
+
+/* Scratch for a kernel's prepare: enough for any job of the context. */
+static inline size_t rns_prep_words(size_t nlimb) { return 4 * nlimb + 2 * nlimb * nlimb; }
 
 /* The element-wise work, one instruction set's version.  Every entry gives
    the formulas of rns_arith.h exactly. */
 typedef struct rns_kernels {
     const char *name;
+    /* Optional: turns the job's constants into the kernels' form, once per
+       conversion (before its blocks run, on one thread); prep holds
+       rns_prep_words(nlimb) words. */
+    void (*prepare)(const rns_conv_job *job, uint64_t *prep);
     /* out[j][k] = [sum_i [x_i[k] inv_i]_{b_i} w_j[i]]_{c_j} for k in
        [k0, k1), k1 - k0 <= RNS_BLOCK; y: s * RNS_BLOCK words of scratch. */
     void (*conv)(const rns_conv_job *job, size_t k0, size_t k1, uint64_t *y);
@@ -43,18 +51,22 @@ typedef struct rns_kernels {
     /* acc_c[k] = [sum_{j < cnt} e[j*es + k] key_c[j*ks + k]]_p, c = 0, 1. */
     void (*dot2)(uint64_t *acc0, uint64_t *acc1, const uint64_t *e, size_t es, const uint64_t *k0,
                  const uint64_t *k1, size_t ks, size_t cnt, size_t len, const rns_prime *m);
-    /* acc_c[k] <- rns_mont_mac(first ? 0 : acc_c[k], e[k], key_c[k]), c = 0, 1;
-       acc_c in [0, 2p). */
+    /* acc_c[k] <- [(first ? 0 : acc_c[k]) + e[k] key_c[k] 2^-b]_p lazily in
+       [0, 2p), c = 0, 1, with b = mac_bits(p) (rns_mont_mac for b = 64). */
     void (*mac2)(uint64_t *acc0, uint64_t *acc1, const uint64_t *e, const uint64_t *k0,
                  const uint64_t *k1, size_t len, bool first, const rns_prime *m);
     /* a[k] in [0, 2p) -> [0, p). */
     void (*csub)(uint64_t *a, size_t len, const rns_prime *m);
+    /* The Montgomery exponent b of mac2 for the prime p. */
+    unsigned (*mac_bits)(uint64_t p);
 } rns_kernels;
 
 extern const rns_kernels ntt_rns_kernels_portable;
 #ifdef NTT_RNS_IFMA
-/* kernels_ifma.c: NULL when the CPU lacks AVX-512 IFMA. */
+/* kernels_ifma.c: NULL when the CPU lacks AVX-512 IFMA.  A context uses
+   them only where every prime is at least 2^RNS_IFMA_MIN_BITS and N >= 8. */
 const rns_kernels *ntt_rns_kernels_ifma(void);
+#define RNS_IFMA_MIN_BITS 30
 #endif
 
 /* The constants of a conversion from a base B of s limbs to any limb of
@@ -83,11 +95,12 @@ struct ntt_rns {
        (digit l / alpha, (l % alpha) + 1 limbs); the full digit j is
        shape[j*alpha + alpha - 1]. */
     rns_conv_tab *shape;     /* nq */
-    /* modDown: from P; pconv_m has inv * 2^64 and w * 2^-64 for the key
-       switch's Montgomery sums (see keyswitch in ops.c). */
+    /* modDown: from P; pconv_m has inv * 2^b and w * 2^-b for the key
+       switch's Montgomery sums (b = K->mac_bits of each prime; see
+       keyswitch in ops.c). */
     rns_conv_tab pconv, pconv_m;
     uint64_t *pinv, *pinvq;     /* nq: P^-1 mod q_i */
-    uint64_t *pinv_m, *pinv_mq; /* nq: P^-1 2^64 mod q_i */
+    uint64_t *pinv_m, *pinv_mq; /* nq: P^-1 2^b mod q_i */
     /* rescale: qlinv[l*nq + i] = q_l^-1 mod q_i, i < l. */
     uint64_t *qlinv, *qlinvq;
     /* The generic conversion's table, filled per call. */
@@ -98,6 +111,7 @@ struct ntt_rns {
        n + nlimb*RNS_BLOCK. */
     uint64_t *X, *T, *PP, *thr;
     size_t thr_words;
+    uint64_t *prep;          /* rns_prep_words(nlimb) */
     /* Pointer arrays of a conversion job (targets and sources). */
     const uint64_t **jx, **jw;
     uint64_t **jout;
