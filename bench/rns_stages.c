@@ -172,7 +172,6 @@ static double memcpy_gbps(size_t bytes, int threads)
         if (r > 0) t[r - 1] = now_s() - t0;
         src[(size_t)r * 4097 % bytes] ^= dst[(size_t)r * 8191 % bytes];
     }
-    (void)threads;
     free(src);
     free(dst);
     return 2.0 * (double)bytes / median_of(t, 7, NULL, NULL) / 1e9;
@@ -213,7 +212,7 @@ enum kind {
     K_MODDOWN,
     K_KS,
     K_RESCALE,
-    K_REPLAY   /* the limb transforms of stage `arg` alone */
+    K_REPLAY   /* the limb transforms of the row `stage` alone */
 };
 
 typedef struct {
@@ -225,7 +224,8 @@ typedef struct {
     int threads;
     /* limb transforms by prime class (0: 50-bit, 1: 60-bit) and direction */
     size_t nfwd[2], ninv[2];
-    double bytes;
+    double bytes;               /* stage by stage, as the issue counts them */
+    double bytes_fused;         /* key switch: what a fused one must move */
     int stage;                  /* for K_REPLAY: the row it replays */
     int replay;                 /* for stages: its replay row, -1 if none */
     double *reps, *creps;       /* wall and (one-thread rows) thread CPU seconds */
@@ -254,10 +254,7 @@ static size_t digit_size(size_t l, size_t j)
 static int cls(size_t limb) { return limb == 0 || limb >= NQ; }
 static size_t qp(size_t l, size_t k) { return k <= l ? k : NQ + k - l - 1; }
 
-/* The limb transforms of a stage, added to r's counts; each (limb, inverse)
-   is passed to f when f is not NULL (replays). */
-typedef void (*xform_fn)(setting *S, size_t limb, bool inv, int group, void *st);
-
+/* The limb transforms of a stage, added to r's counts. */
 static void stage_xforms(enum kind k, size_t l, row *r)
 {
     const size_t e = e_of(l);
@@ -731,6 +728,8 @@ int bench_rns(int argc, char **argv)
                 row r = {.kind = stages[si], .level = levels[li], .cold = true, .threads = t ? S->T : 1};
                 snprintf(r.name, sizeof r.name, "%s", kind_name(stages[si]));
                 r.bytes = stage_limbs(stages[si], levels[li]) * (double)W;
+                if (stages[si] == K_KS) /* in, the key limbs it reads, the outputs */
+                    r.bytes_fused = (double)(3 * (levels[li] + 1) + 2 * beta_of(levels[li]) * e_of(levels[li])) * (double)W;
                 stage_xforms(stages[si], levels[li], &r);
                 add_row(rows, &nr, r);
                 if (stages[si] != K_INNER) {
@@ -836,6 +835,15 @@ int bench_rns(int argc, char **argv)
                lv, r->threads, r->cold ? "cold" : "warm", ntts, r->med * 1e3, r->min * 1e3, r->max * 1e3,
                cpu, r->bytes / 1048576.0, fl, xf, share);
     }
+    for (int i = 0; i < nr; i++) {
+        const row *r = &rows[i];
+        if (r->kind != K_KS || !r->ok) continue;
+        const double fl = r->bytes_fused / ((r->threads > 1 ? bwT : bw1) * 1e9);
+        printf("  keyswitch l=%zu, %d thread%s: a fused key switch must move %.1f MiB (input, the key\n"
+               "  limbs read, outputs): floor %.2f ms, x floor %.2f\n",
+               r->level, r->threads, r->threads > 1 ? "s" : "", r->bytes_fused / 1048576.0, fl * 1e3,
+               r->med / fl);
+    }
     printf("  cpu: the calling thread's CPU time (one-thread rows), robust to other processes'\n"
            "  time slices.  ntt%%: the stage's limb transforms alone (its \"ntt only\" row, less the\n"
            "  public calls' input check, %.1f us a limb) over the stage's time (CPU time for one\n"
@@ -908,7 +916,9 @@ int bench_rns(int argc, char **argv)
                     r->name, kind_name(r->kind), r->level, r->threads, r->cold ? "cold" : "warm");
             fprintf(f, "\"ntt_fwd_50\": %zu, \"ntt_inv_50\": %zu, \"ntt_fwd_60\": %zu, \"ntt_inv_60\": %zu, ",
                     r->nfwd[0], r->ninv[0], r->nfwd[1], r->ninv[1]);
-            fprintf(f, "\"bytes\": %.0f, \"verified\": %s", r->bytes, r->ok ? "true" : "false");
+            fprintf(f, "\"bytes\": %.0f, ", r->bytes);
+            if (r->bytes_fused > 0) fprintf(f, "\"bytes_fused\": %.0f, ", r->bytes_fused);
+            fprintf(f, "\"verified\": %s", r->ok ? "true" : "false");
             if (!r->ok) {
                 fprintf(f, ", \"error\": \"%s\"}%s\n", r->why, i + 1 < nr ? "," : "");
                 continue;

@@ -111,8 +111,10 @@ typedef struct ntt_rns_params {
 /* Creates a context: validates the parameters, computes every constant and
    builds one negacyclic u64 plan per limb (the backend's NTT kernels; for
    OPENMP the best serial kernels of this CPU, run one limb per thread).
-   Memory: about 2-4 N words of tables per limb, the plans' workspaces, and
-   scratch of about (alpha + 2(L+1) + 4K) N words plus N words per thread.
+   Memory: the limbs' plans (twiddle tables and a workspace, a few N words
+   each), constants of up to (L+1) alpha (L+1+K) words, and scratch of
+   (alpha + dnum (L+1+K) + 2K) N words plus N + 128 (L+1+K) words per
+   thread.
    *ctx is NULL on failure.
    Errors: NTT_EINVAL (ctx or params NULL; q NULL; p NULL with K > 0; N not a
    power of two in range; L+1 == 0; L+1+K > NTT_RNS_MAX_LIMBS; dnum outside
@@ -215,9 +217,13 @@ NTT_API NTT_NODISCARD ntt_status ntt_rns_ks_inner(ntt_rns *ctx, size_t n, size_t
 
 /* The whole hybrid key switch at level `level`: in on Q_l (in_limbs = l+1),
    evaluation form, checked; key as above, not checked; out0, out1 on Q_l
-   (out_limbs = l+1 each), evaluation form.  The extended digits are never
-   stored whole: each limb a modUp makes is multiplied into the two sums
-   while it is in cache.
+   (out_limbs = l+1 each), evaluation form.  Every digit's conversion is
+   made first (coefficient form, in the context's scratch); then limb by
+   limb the converted rows of that limb are transformed and multiplied
+   into both sums while they are in cache (all digits of a limb in one
+   pass, so the sums are written once and a limb's twiddles serve all its
+   transforms); then modDown of both sums.  The result is that of the
+   separate calls bit for bit.
    Errors: NTT_EINVAL (NULL pointers, n != N, level > L, K == 0, limb
    counts, out0 or out1 overlapping in, key or each other), NTT_ERANGE. */
 NTT_API NTT_NODISCARD ntt_status ntt_rns_keyswitch(ntt_rns *ctx, size_t n, size_t level,

@@ -27,12 +27,9 @@ void ntt_rns_destroy(ntt_rns *c)
         for (size_t l = 0; l < c->nq; l++) tab_free(&c->shape[l]);
     free(c->shape);
     tab_free(&c->pconv);
-    tab_free(&c->pconv_m);
     tab_free(&c->gen);
     free(c->pinv);
     free(c->pinvq);
-    free(c->pinv_m);
-    free(c->pinv_mq);
     free(c->qlinv);
     free(c->qlinvq);
     free(c->primes);
@@ -58,24 +55,20 @@ static void prime_init(rns_prime *m, uint64_t p)
     m->r64 = (uint64_t)(((ntt_u128)1 << 64) % p);
     m->r64q = ntt_shoup_pre64(m->r64, p);
     m->bar = UINT64_MAX / p; /* p odd > 2 does not divide 2^64 */
-    m->pinv = ntt_mont_pinv64(p);
 }
 
 /* Products of the other primes come from prefix and suffix products, O(s)
    per target. */
 void ntt_rns_conv_consts(const uint64_t *b, size_t s, const uint64_t *tgt, size_t t,
-                         const uint64_t *fold_inv, const uint64_t *fold_w, uint64_t *inv,
-                         uint64_t *invq, uint64_t *w, uint64_t *pre)
+                         uint64_t *inv, uint64_t *invq, uint64_t *w, uint64_t *pre)
 {
     uint64_t *suf = pre + s + 1;
     for (size_t i = 0; i < s; i++) {
         uint64_t h = 1;
         for (size_t k = 0; k < s; k++)
             if (k != i) h = ntt_mulmod_slow(h, b[k] % b[i], b[i]);
-        uint64_t v = ntt_invmod(h, b[i]);
-        if (fold_inv) v = ntt_mulmod_slow(v, fold_inv[i], b[i]);
-        inv[i] = v;
-        invq[i] = ntt_shoup_pre64(v, b[i]);
+        inv[i] = ntt_invmod(h, b[i]);
+        invq[i] = ntt_shoup_pre64(inv[i], b[i]);
     }
     for (size_t j = 0; j < t; j++) {
         const uint64_t c = tgt[j];
@@ -83,9 +76,7 @@ void ntt_rns_conv_consts(const uint64_t *b, size_t s, const uint64_t *tgt, size_
         for (size_t k = 0; k < s; k++) pre[k + 1] = ntt_mulmod_slow(pre[k], b[k] % c, c);
         suf[s] = 1 % c;
         for (size_t k = s; k-- > 0;) suf[k] = ntt_mulmod_slow(suf[k + 1], b[k] % c, c);
-        const uint64_t f = fold_w ? fold_w[j] : 1 % c;
-        for (size_t i = 0; i < s; i++)
-            w[j * s + i] = ntt_mulmod_slow(ntt_mulmod_slow(pre[i], suf[i + 1], c), f, c);
+        for (size_t i = 0; i < s; i++) w[j * s + i] = ntt_mulmod_slow(pre[i], suf[i + 1], c);
     }
 }
 
@@ -168,55 +159,31 @@ static const rns_kernels *choose_kernels(const ntt_rns *c)
     return &ntt_rns_kernels_portable;
 }
 
-/* 2^b mod the prime of limb i, b the kernels' mac_bits. */
-static uint64_t mont_r(const ntt_rns *c, size_t i)
-{
-    return ntt_powmod(2, c->K->mac_bits(c->primes[i]), c->primes[i]);
-}
-
 static ntt_status build_constants(ntt_rns *c)
 {
     const size_t nq = c->nq, np = c->np, nl = c->nlimb;
     uint64_t *pre = malloc((2 * nl + 2) * sizeof *pre);
-    uint64_t *fold = malloc(nl * sizeof *fold);
     c->shape = calloc(nq, sizeof *c->shape);
-    if (!pre || !fold || !c->shape) goto oom;
+    if (!pre || !c->shape) goto oom;
     for (size_t l = 0; l < nq; l++) {
         rns_conv_tab *t = &c->shape[l];
         const size_t first = l / c->alpha * c->alpha, s = l - first + 1;
         if (!tab_alloc(t, s, nl)) goto oom;
-        t->first = first;
-        ntt_rns_conv_consts(c->primes + first, s, c->primes, nl, NULL, NULL, t->inv, t->invq, t->w, pre);
+        ntt_rns_conv_consts(c->primes + first, s, c->primes, nl, t->inv, t->invq, t->w, pre);
     }
     if (np > 0) {
         const uint64_t *P = c->primes + nq;
-        if (!tab_alloc(&c->pconv, np, nq) || !tab_alloc(&c->pconv_m, np, nq)) goto oom;
-        c->pconv.first = c->pconv_m.first = nq;
-        ntt_rns_conv_consts(P, np, c->primes, nq, NULL, NULL, c->pconv.inv, c->pconv.invq, c->pconv.w,
-                    pre);
-        /* The key switch's sums carry 2^-b (Montgomery, b = mac_bits):
-           times 2^b on the P side, where it meets (P/p_k)^-1 first, and
-           2^-b on the conversion to each q_i, so that x_i and the
-           converted value both carry it and P^-1 2^b takes it out. */
-        for (size_t k = 0; k < np; k++) fold[k] = mont_r(c, nq + k);
-        uint64_t *rinv = fold + np;
-        for (size_t i = 0; i < nq; i++) rinv[i] = ntt_invmod(mont_r(c, i), c->primes[i]);
-        ntt_rns_conv_consts(P, np, c->primes, nq, fold, rinv, c->pconv_m.inv, c->pconv_m.invq,
-                    c->pconv_m.w, pre);
+        if (!tab_alloc(&c->pconv, np, nq)) goto oom;
+        ntt_rns_conv_consts(P, np, c->primes, nq, c->pconv.inv, c->pconv.invq, c->pconv.w, pre);
         c->pinv = malloc(nq * sizeof *c->pinv);
         c->pinvq = malloc(nq * sizeof *c->pinvq);
-        c->pinv_m = malloc(nq * sizeof *c->pinv_m);
-        c->pinv_mq = malloc(nq * sizeof *c->pinv_mq);
-        if (!c->pinv || !c->pinvq || !c->pinv_m || !c->pinv_mq) goto oom;
+        if (!c->pinv || !c->pinvq) goto oom;
         for (size_t i = 0; i < nq; i++) {
             const uint64_t q = c->primes[i];
             uint64_t prod = 1;
             for (size_t k = 0; k < np; k++) prod = ntt_mulmod_slow(prod, P[k] % q, q);
-            const uint64_t inv = ntt_invmod(prod, q);
-            c->pinv[i] = inv;
-            c->pinvq[i] = ntt_shoup_pre64(inv, q);
-            c->pinv_m[i] = ntt_mulmod_slow(inv, mont_r(c, i), q);
-            c->pinv_mq[i] = ntt_shoup_pre64(c->pinv_m[i], q);
+            c->pinv[i] = ntt_invmod(prod, q);
+            c->pinvq[i] = ntt_shoup_pre64(c->pinv[i], q);
         }
     }
     c->qlinv = calloc(nq * nq, sizeof *c->qlinv);
@@ -230,11 +197,9 @@ static ntt_status build_constants(ntt_rns *c)
         }
     if (!tab_alloc(&c->gen, nl, nl)) goto oom;
     free(pre);
-    free(fold);
     return NTT_OK;
 oom:
     free(pre);
-    free(fold);
     return NTT_ENOMEM;
 }
 
@@ -243,7 +208,7 @@ static ntt_status alloc_scratch(ntt_rns *c)
     const size_t n = c->n, nl = c->nlimb, nt = (size_t)c->threads;
     c->thr_words = (n + nl * RNS_BLOCK + 7) / 8 * 8;
     c->X = ntt_cpu_alloc(c->alpha * n * sizeof *c->X);
-    c->T = ntt_cpu_alloc(nl * n * sizeof *c->T);
+    c->T = ntt_cpu_alloc(c->dnum * nl * n * sizeof *c->T);
     c->PP = c->np ? ntt_cpu_alloc(2 * c->np * n * sizeof *c->PP) : NULL;
     c->thr = ntt_cpu_alloc(nt * c->thr_words * sizeof *c->thr);
     c->jx = malloc(nl * sizeof *c->jx);

@@ -70,8 +70,9 @@ static void reduce(uint64_t *out, const uint64_t *x, size_t len, const rns_prime
     for (size_t k = 0; k < len; k++) out[k] = rns_reduce64(x[k], &c);
 }
 
-static void dot2(uint64_t *acc0, uint64_t *acc1, const uint64_t *e, size_t es, const uint64_t *k0,
-                 const uint64_t *k1, size_t ks, size_t cnt, size_t len, const rns_prime *m)
+static void dot2(uint64_t *acc0, uint64_t *acc1, const uint64_t *const *e,
+                 const uint64_t *const *k0, const uint64_t *const *k1, size_t cnt, size_t len,
+                 const rns_prime *m)
 {
     const rns_prime c = *m;
     for (size_t k = 0; k < len; k++) {
@@ -81,51 +82,19 @@ static void dot2(uint64_t *acc0, uint64_t *acc1, const uint64_t *e, size_t es, c
                 a0 = rns_reduce128(a0, &c);
                 a1 = rns_reduce128(a1, &c);
             }
-            const uint64_t v = e[j * es + k];
-            a0 += rns_term(v, k0[j * ks + k]);
-            a1 += rns_term(v, k1[j * ks + k]);
+            const uint64_t v = e[j][k];
+            a0 += rns_term(v, k0[j][k]);
+            a1 += rns_term(v, k1[j][k]);
         }
         acc0[k] = rns_reduce128(a0, &c);
         acc1[k] = rns_reduce128(a1, &c);
     }
 }
 
-static void mac2(uint64_t *acc0, uint64_t *acc1, const uint64_t *e, const uint64_t *k0,
-                 const uint64_t *k1, size_t len, bool first, const rns_prime *m)
-{
-    const rns_prime c = *m;
-    if (first) {
-        for (size_t k = 0; k < len; k++) {
-            acc0[k] = rns_mont_mac(0, e[k], k0[k], &c);
-            acc1[k] = rns_mont_mac(0, e[k], k1[k], &c);
-        }
-        return;
-    }
-    for (size_t k = 0; k < len; k++) {
-        acc0[k] = rns_mont_mac(acc0[k], e[k], k0[k], &c);
-        acc1[k] = rns_mont_mac(acc1[k], e[k], k1[k], &c);
-    }
-}
-
-static void csub(uint64_t *a, size_t len, const rns_prime *m)
-{
-    const uint64_t p = m->p;
-    for (size_t k = 0; k < len; k++) a[k] = ntt_csub64(a[k], p);
-}
-
-static unsigned mac_bits(uint64_t p)
-{
-    (void)p;
-    return 64;
-}
-
 const rns_kernels ntt_rns_kernels_portable = {
     .name = "portable",
-    .mac_bits = mac_bits,
     .conv = conv,
     .subc = subc,
     .reduce = reduce,
     .dot2 = dot2,
-    .mac2 = mac2,
-    .csub = csub,
 };

@@ -15,9 +15,9 @@
  * everything else; each leaves a value in [0, 2c), one conditional
  * subtraction makes it exact.  The 2^-52 or 2^-104 it leaves is cancelled
  * by constants scaled by 2^52 or 2^104 (the conversions' weights, the
- * multipliers) or, for the key switch's sums, by the context's constants
- * (mac_bits).  The results are the portable kernels' bit for bit: both
- * compute the exact residues of rns_arith.h.
+ * multipliers, a last factor for sums of products of two variables).  The
+ * results are the portable kernels' bit for bit: both compute the exact
+ * residues of rns_arith.h.
  */
 #include "rns_internal.h"
 
@@ -48,14 +48,13 @@ static bool narrow(uint64_t c) { return c >> NARROW_BITS == 0; }
 
 /* A prime as the lanes see it. */
 typedef struct {
-    V c, c2, ch, cinv; /* c, 2c, c >> 52, -c^-1 mod 2^52 */
+    V c, ch, cinv; /* c, c >> 52, -c^-1 mod 2^52 */
 } vprime;
 
 static vprime vprime_of(uint64_t c)
 {
     vprime P;
     P.c = v1(c);
-    P.c2 = v1(2 * c);
     P.ch = v1(c >> 52);
     P.cinv = v1(ntt_mont_pinv64(c) & M52);
     return P;
@@ -194,12 +193,14 @@ IN void conv_group(const rns_conv_job *J, const prep_view *pv, size_t g0, int G,
     const uint64_t *wl[4], *wh[4];
     uint64_t *out[4];
     vprime P[4];
+    bool stream = J->stream;
     for (int g = 0; g < G; g++) {
         const size_t j = pv->tgt[g0 + (size_t)g];
         wl[g] = pv->w + 2 * (g0 + (size_t)g) * s;
         wh[g] = wl[g] + s;
         out[g] = J->out[j] + k0;
         P[g] = vprime_of(J->dst[j]->p);
+        stream &= ((uintptr_t)out[g] & 63) == 0;
     }
     for (size_t v = 0; v < len; v += 8) {
         V A0[4], A1[4], A2[4];
@@ -214,9 +215,15 @@ IN void conv_group(const rns_conv_job *J, const prep_view *pv, size_t g0, int G,
             for (int g = 0; g < G; g++)
                 mac(&A0[g], &A1[g], &A2[g], x, xh, v1(wl[g][r]), v1(wh[g][r]), true, ww);
         }
-        for (int g = 0; g < G; g++)
-            vst(out[g] + v, vcsub(redc2(A0[g], A1[g], A2[g], &P[g], ww), P[g].c));
+        for (int g = 0; g < G; g++) {
+            const V r = vcsub(redc2(A0[g], A1[g], A2[g], &P[g], ww), P[g].c);
+            if (stream)
+                _mm512_stream_si512((void *)(out[g] + v), r);
+            else
+                vst(out[g] + v, r);
+        }
     }
+    if (stream) _mm_sfence(); /* before other threads read the rows */
 }
 
 static void conv(const rns_conv_job *J, size_t k0, size_t k1, uint64_t *y)
@@ -275,15 +282,15 @@ static void reduce(uint64_t *out, const uint64_t *x, size_t len, const rns_prime
 
 /* Sums of products of residues, then [.]_c: redc2 leaves S 2^-104, and
    mulc by 2^104 (scaled for its own rounds) takes it out. */
-IN void dot2_body(uint64_t *acc0, uint64_t *acc1, const uint64_t *e, size_t es, const uint64_t *k0,
-                  const uint64_t *k1, size_t ks, size_t cnt, size_t len, const vprime *P,
-                  uint64_t fix, bool wide)
+IN void dot2_body(uint64_t *acc0, uint64_t *acc1, const uint64_t *const *e,
+                  const uint64_t *const *k0, const uint64_t *const *k1, size_t cnt, size_t len,
+                  const vprime *P, uint64_t fix, bool wide)
 {
     for (size_t k = 0; k < len; k += 8) {
         V a0 = vz(), a1 = vz(), a2 = vz(), b0 = vz(), b1 = vz(), b2 = vz();
         for (size_t j = 0; j < cnt; j++) {
-            const V x = vld(e + j * es + k), xh = vsr52(x);
-            const V y0 = vld(k0 + j * ks + k), y1 = vld(k1 + j * ks + k);
+            const V x = vld(e[j] + k), xh = vsr52(x);
+            const V y0 = vld(k0[j] + k), y1 = vld(k1[j] + k);
             mac(&a0, &a1, &a2, x, xh, y0, vsr52(y0), wide, wide);
             mac(&b0, &b1, &b2, x, xh, y1, vsr52(y1), wide, wide);
         }
@@ -292,64 +299,22 @@ IN void dot2_body(uint64_t *acc0, uint64_t *acc1, const uint64_t *e, size_t es, 
     }
 }
 
-static void dot2(uint64_t *acc0, uint64_t *acc1, const uint64_t *e, size_t es, const uint64_t *k0,
-                 const uint64_t *k1, size_t ks, size_t cnt, size_t len, const rns_prime *m)
+static void dot2(uint64_t *acc0, uint64_t *acc1, const uint64_t *const *e,
+                 const uint64_t *const *k0, const uint64_t *const *k1, size_t cnt, size_t len,
+                 const rns_prime *m)
 {
     if (cnt > RNS_CHUNK) {
-        ntt_rns_kernels_portable.dot2(acc0, acc1, e, es, k0, k1, ks, cnt, len, m);
+        ntt_rns_kernels_portable.dot2(acc0, acc1, e, k0, k1, cnt, len, m);
         return;
     }
     const uint64_t c = m->p;
     const vprime P = vprime_of(c);
     const uint64_t fix = scale(ntt_powmod(2, 104, c), c, narrow(c));
     if (narrow(c))
-        dot2_body(acc0, acc1, e, es, k0, k1, ks, cnt, len, &P, fix, false);
+        dot2_body(acc0, acc1, e, k0, k1, cnt, len, &P, fix, false);
     else
-        dot2_body(acc0, acc1, e, es, k0, k1, ks, cnt, len, &P, fix, true);
+        dot2_body(acc0, acc1, e, k0, k1, cnt, len, &P, fix, true);
 }
-
-/* e k 2^-52 (narrow c: one round) or 2^-104, in [0, 2c). */
-IN V mont_product(V e, V k, const vprime *P, bool wide)
-{
-    if (!wide) return redc1(vlo(vz(), e, k), vhi(vz(), e, k), P);
-    V A0 = vz(), A1 = vz(), A2 = vz();
-    mac(&A0, &A1, &A2, e, vsr52(e), k, vsr52(k), true, true);
-    return redc2(A0, A1, A2, P, true);
-}
-
-IN void mac2_body(uint64_t *acc0, uint64_t *acc1, const uint64_t *e, const uint64_t *k0,
-                  const uint64_t *k1, size_t len, bool first, const vprime *P, bool wide)
-{
-    for (size_t k = 0; k < len; k += 8) {
-        const V x = vld(e + k);
-        V r0 = mont_product(x, vld(k0 + k), P, wide), r1 = mont_product(x, vld(k1 + k), P, wide);
-        if (!first) {
-            r0 = vcsub(vadd(r0, vld(acc0 + k)), P->c2);
-            r1 = vcsub(vadd(r1, vld(acc1 + k)), P->c2);
-        }
-        vst(acc0 + k, r0);
-        vst(acc1 + k, r1);
-    }
-}
-
-static void mac2(uint64_t *acc0, uint64_t *acc1, const uint64_t *e, const uint64_t *k0,
-                 const uint64_t *k1, size_t len, bool first, const rns_prime *m)
-{
-    const vprime P = vprime_of(m->p);
-    const bool wide = !narrow(m->p);
-    if (first)
-        mac2_body(acc0, acc1, e, k0, k1, len, true, &P, wide);
-    else
-        mac2_body(acc0, acc1, e, k0, k1, len, false, &P, wide);
-}
-
-static void csub(uint64_t *a, size_t len, const rns_prime *m)
-{
-    const V c = v1(m->p);
-    for (size_t k = 0; k < len; k += 8) vst(a + k, vcsub(vld(a + k), c));
-}
-
-static unsigned mac_bits(uint64_t p) { return narrow(p) ? 52 : 104; }
 
 static const rns_kernels kernels = {
     .name = "avx512-ifma",
@@ -358,9 +323,6 @@ static const rns_kernels kernels = {
     .subc = subc,
     .reduce = reduce,
     .dot2 = dot2,
-    .mac2 = mac2,
-    .csub = csub,
-    .mac_bits = mac_bits,
 };
 
 const rns_kernels *ntt_rns_kernels_ifma(void)

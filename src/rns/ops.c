@@ -67,23 +67,25 @@ static bool overlap(const void *a, size_t alimbs, const void *b, size_t blimbs, 
     return ntt_overlaps(a, alimbs * n * 8, b, blimbs * n * 8);
 }
 
-/* Whether limb k of a (count limbs) is >= its prime, limb k being the
-   context's limb map(k). */
-static bool out_of_range_l(const ntt_rns *c, const uint64_t *a, size_t count, size_t l, bool ext)
+/* Whether a word of a (count limbs) is >= its prime, the prime of row k
+   being that of the context's limb limbs[k], or when limbs is NULL that of
+   limb first + k of a polynomial at level l (qp_limb). */
+static bool out_of_range(const ntt_rns *c, const uint64_t *a, size_t count, const size_t *limbs,
+                         size_t first, size_t l)
 {
+    bool bad = false;
+    const int nt_ = c->threads;
+    RNS_PARALLEL_FOR
     for (size_t k = 0; k < count; k++) {
-        const size_t limb = ext ? qp_limb(c, l, k) : k;
-        if (ntt_any_geq_u64(a + k * c->n, c->n, c->primes[limb])) return true;
+        const size_t limb = limbs ? limbs[k] : qp_limb(c, l, first + k);
+        if (ntt_any_geq_u64(a + k * c->n, c->n, c->primes[limb])) {
+#ifdef _OPENMP
+#pragma omp atomic write
+#endif
+            bad = true;
+        }
     }
-    return false;
-}
-
-static bool out_of_range_list(const ntt_rns *c, const uint64_t *a, const size_t *limbs,
-                              size_t count)
-{
-    for (size_t k = 0; k < count; k++)
-        if (ntt_any_geq_u64(a + k * c->n, c->n, c->primes[limbs[k]])) return true;
-    return false;
+    return bad;
 }
 
 /* Every index below nlimb and none twice, in a and b together. */
@@ -112,11 +114,11 @@ static ntt_status ntt_rows(const ntt_rns *c, uint64_t *a, size_t count, const si
 }
 
 /* Runs the conversion job in c->j* over all coefficients. */
-static void conv_run(const ntt_rns *c, size_t s, size_t t)
+static void conv_run(const ntt_rns *c, size_t s, size_t t, bool stream)
 {
     rns_conv_job job = {.s = s, .t = t, .x = c->jx, .src = c->jsrc, .inv = c->jinv,
                         .invq = c->jinvq, .out = c->jout, .dst = c->jdst,
-                        .w = (const uint64_t *const *)c->jw, .prep = c->prep};
+                        .w = (const uint64_t *const *)c->jw, .prep = c->prep, .stream = stream};
     if (c->K->prepare) c->K->prepare(&job, c->prep);
     const size_t n = c->n, nb = (n + RNS_BLOCK - 1) / RNS_BLOCK;
     const int nt_ = c->threads;
@@ -145,7 +147,7 @@ static void job_sources(ntt_rns *c, const uint64_t *x, size_t s, const size_t *l
    dst (an extended polynomial at level l: the digit's rows are not
    touched).  Returns the number of targets. */
 static size_t digit_job(ntt_rns *c, size_t l, size_t j, const uint64_t *in, uint64_t *dst,
-                        ntt_status *st)
+                        bool stream, ntt_status *st)
 {
     const size_t n = c->n, first = j * c->alpha;
     const rns_conv_tab *tab = &c->shape[j < l / c->alpha ? first + c->alpha - 1 : l];
@@ -162,18 +164,18 @@ static size_t digit_job(ntt_rns *c, size_t l, size_t j, const uint64_t *in, uint
         c->jw[t] = tab->w + limb * s;
         t++;
     }
-    conv_run(c, s, t);
+    conv_run(c, s, t, stream);
     return t;
 }
 
 /* modDown of (xq: l+1 rows, xp: K rows, which it transforms in place) into
-   out (may be xq).  mont: xq and xp carry 2^-64 (the key switch). */
+   out (may be xq). */
 static ntt_status moddown_core(ntt_rns *c, size_t l, const uint64_t *xq, uint64_t *xp,
-                               uint64_t *out, bool mont)
+                               uint64_t *out)
 {
     const size_t n = c->n, np = c->np;
-    const rns_conv_tab *tab = mont ? &c->pconv_m : &c->pconv;
-    const uint64_t *pinv = mont ? c->pinv_m : c->pinv, *pinvq = mont ? c->pinv_mq : c->pinvq;
+    const rns_conv_tab *tab = &c->pconv;
+    const uint64_t *pinv = c->pinv, *pinvq = c->pinvq;
     ntt_status st = ntt_rows(c, xp, np, NULL, c->nq, true);
     job_sources(c, xp, np, NULL, c->nq, tab);
     for (size_t i = 0; i <= l; i++) {
@@ -181,7 +183,7 @@ static ntt_status moddown_core(ntt_rns *c, size_t l, const uint64_t *xq, uint64_
         c->jdst[i] = &c->pm[i];
         c->jw[i] = tab->w + i * np;
     }
-    conv_run(c, np, l + 1);
+    conv_run(c, np, l + 1, false);
     const int nt_ = c->threads;
     RNS_PARALLEL_FOR
     for (size_t i = 0; i <= l; i++) {
@@ -199,7 +201,7 @@ static ntt_status transform(ntt_rns *c, size_t n, const size_t *limbs, size_t co
 {
     if (!c || !limbs || !a || n != c->n || count == 0 || !lists_ok(c, limbs, count, NULL, 0))
         return NTT_EINVAL;
-    if (out_of_range_list(c, a, limbs, count)) return NTT_ERANGE;
+    if (out_of_range(c, a, count, limbs, 0, 0)) return NTT_ERANGE;
     return ntt_rows(c, a, count, limbs, 0, inverse);
 }
 
@@ -219,21 +221,21 @@ ntt_status ntt_rns_fastbconv(ntt_rns *c, size_t n, const size_t *from, size_t fr
     if (!c || !from || !in || !to || !out || n != c->n || from_count == 0 || to_count == 0 ||
         !lists_ok(c, from, from_count, to, to_count) || overlap(in, from_count, out, to_count, n))
         return NTT_EINVAL;
-    if (out_of_range_list(c, in, from, from_count)) return NTT_ERANGE;
+    if (out_of_range(c, in, from_count, from, 0, 0)) return NTT_ERANGE;
     /* The constants of these two lists, in the generic table. */
     rns_conv_tab *g = &c->gen;
     uint64_t *b = c->jinv, *tg = c->jinvq; /* free until job_sources below */
     for (size_t i = 0; i < from_count; i++) b[i] = c->primes[from[i]];
     for (size_t j = 0; j < to_count; j++) tg[j] = c->primes[to[j]];
     uint64_t *pre = c->thr; /* 2s + 2 <= n + nlimb*RNS_BLOCK words */
-    ntt_rns_conv_consts(b, from_count, tg, to_count, NULL, NULL, g->inv, g->invq, g->w, pre);
+    ntt_rns_conv_consts(b, from_count, tg, to_count, g->inv, g->invq, g->w, pre);
     job_sources(c, in, from_count, from, 0, g);
     for (size_t j = 0; j < to_count; j++) {
         c->jout[j] = out + j * n;
         c->jdst[j] = &c->pm[to[j]];
         c->jw[j] = g->w + j * from_count;
     }
-    conv_run(c, from_count, to_count);
+    conv_run(c, from_count, to_count, false);
     return NTT_OK;
 }
 
@@ -252,10 +254,9 @@ ntt_status ntt_rns_modup(ntt_rns *c, size_t n, size_t level, size_t digit, const
         return NTT_EINVAL;
     const size_t e = level + 1 + c->np;
     if (in_limbs != s || out_limbs != e || overlap(in, s, out, e, n)) return NTT_EINVAL;
-    for (size_t k = 0; k < s; k++)
-        if (ntt_any_geq_u64(in + k * n, n, c->primes[first + k])) return NTT_ERANGE;
+    if (out_of_range(c, in, s, NULL, first, level)) return NTT_ERANGE;
     ntt_status st = NTT_OK;
-    const size_t t = digit_job(c, level, digit, in, out, &st);
+    const size_t t = digit_job(c, level, digit, in, out, false, &st);
     memcpy(out + first * n, in, s * n * sizeof *out);
     const int nt_ = c->threads;
     RNS_PARALLEL_FOR
@@ -273,9 +274,9 @@ ntt_status ntt_rns_moddown(ntt_rns *c, size_t n, size_t level, const uint64_t *i
     const size_t e = level + 1 + c->np;
     if (in_limbs != e || out_limbs != level + 1 || (out != in && overlap(in, e, out, level + 1, n)))
         return NTT_EINVAL;
-    if (out_of_range_l(c, in, e, level, true)) return NTT_ERANGE;
+    if (out_of_range(c, in, e, NULL, 0, level)) return NTT_ERANGE;
     memcpy(c->PP, in + (level + 1) * n, c->np * n * sizeof *c->PP);
-    return moddown_core(c, level, in, c->PP, out, false);
+    return moddown_core(c, level, in, c->PP, out);
 }
 
 ntt_status ntt_rns_rescale(ntt_rns *c, size_t n, size_t level, const uint64_t *in,
@@ -285,7 +286,7 @@ ntt_status ntt_rns_rescale(ntt_rns *c, size_t n, size_t level, const uint64_t *i
     if (in_limbs != level + 1 || out_limbs != level ||
         (out != in && overlap(in, level + 1, out, level, n)))
         return NTT_EINVAL;
-    if (out_of_range_l(c, in, level + 1, level, false)) return NTT_ERANGE;
+    if (out_of_range(c, in, level + 1, NULL, 0, level)) return NTT_ERANGE;
     memcpy(c->X, in + level * n, n * sizeof *c->X);
     ntt_status st = limb_ntt(c, level, c->X, true);
     const uint64_t *wl = c->qlinv + level * c->nq, *wlq = c->qlinvq + level * c->nq;
@@ -302,6 +303,20 @@ ntt_status ntt_rns_rescale(ntt_rns *c, size_t n, size_t level, const uint64_t *i
 
 static size_t key_limbs_of(const ntt_rns *c) { return 2 * c->dnum * c->nlimb; }
 
+/* The inner product's limb k (context limb `limb`) at level l from the
+   digits' rows ext(j) = ext + j*es (row k of each), into acc0, acc1. */
+static void inner_limb(const ntt_rns *c, size_t limb, const uint64_t *const *ext, size_t beta,
+                       const uint64_t *key, uint64_t *acc0, uint64_t *acc1)
+{
+    const uint64_t *k0[NTT_RNS_MAX_LIMBS], *k1[NTT_RNS_MAX_LIMBS];
+    const size_t n = c->n, nl = c->nlimb;
+    for (size_t j = 0; j < beta; j++) {
+        k0[j] = key + ((2 * j) * nl + limb) * n;
+        k1[j] = key + ((2 * j + 1) * nl + limb) * n;
+    }
+    c->K->dot2(acc0, acc1, ext, k0, k1, beta, n, &c->pm[limb]);
+}
+
 ntt_status ntt_rns_ks_inner(ntt_rns *c, size_t n, size_t level, const uint64_t *ext,
                             size_t ext_limbs, const uint64_t *key, size_t key_limbs,
                             uint64_t *acc0, uint64_t *acc1, size_t acc_limbs)
@@ -314,69 +329,64 @@ ntt_status ntt_rns_ks_inner(ntt_rns *c, size_t n, size_t level, const uint64_t *
         overlap(acc0, e, acc1, e, n))
         return NTT_EINVAL;
     for (size_t j = 0; j < beta; j++)
-        if (out_of_range_l(c, ext + j * e * n, e, level, true)) return NTT_ERANGE;
-    const size_t nl = c->nlimb;
+        if (out_of_range(c, ext + j * e * n, e, NULL, 0, level)) return NTT_ERANGE;
     const int nt_ = c->threads;
     RNS_PARALLEL_FOR
     for (size_t k = 0; k < e; k++) {
-        const size_t limb = qp_limb(c, level, k);
-        const uint64_t *k0 = key + limb * n, *k1 = key + (nl + limb) * n;
-        c->K->dot2(acc0 + k * n, acc1 + k * n, ext + k * n, e * n, k0, k1, 2 * nl * n, beta, n,
-                   &c->pm[limb]);
+        const uint64_t *rows[NTT_RNS_MAX_LIMBS];
+        for (size_t j = 0; j < beta; j++) rows[j] = ext + (j * e + k) * n;
+        inner_limb(c, qp_limb(c, level, k), rows, beta, key, acc0 + k * n, acc1 + k * n);
     }
     return NTT_OK;
 }
 
 /*
- * The key switch, digit by digit: each limb a modUp makes is transformed
- * and at once multiplied into the two sums (rns_mont_mac), so the extended
- * digits never go to memory whole.  The sums carry 2^-64 (Montgomery
- * products); modDown's Montgomery constants (pconv_m, pinv_m) take it out,
- * every step being exact arithmetic on residues, so the result is the
- * separate calls' bit for bit.  Sums of limbs of Q_l live in out0/out1,
- * those of P in PP.
+ * The key switch: every digit's conversion first (coefficient form, digit
+ * j's rows in T + j*e*n laid out as an extended polynomial), then limb by
+ * limb the transforms of that limb's converted rows and at once the inner
+ * product over the digits (the digit's own limb read from in), while the
+ * rows are in cache, so that the extended digits in evaluation form and
+ * partial sums never go to memory; then modDown of both sums (their P limbs
+ * in PP).  The converted rows (dnum (L+1+K) N words at most, past the
+ * caches at N = 2^16) are stored past the caches, which saves reading them
+ * in before they are written.  The arithmetic is that of the separate
+ * calls, so the result is theirs bit for bit.
  */
 ntt_status ntt_rns_keyswitch(ntt_rns *c, size_t n, size_t level, const uint64_t *in,
                              size_t in_limbs, const uint64_t *key, size_t key_limbs,
                              uint64_t *out0, uint64_t *out1, size_t out_limbs)
 {
     if (!stage_ok(c, n, level, true) || !in || !key || !out0 || !out1) return NTT_EINVAL;
-    const size_t q = level + 1, e = q + c->np, kl = key_limbs_of(c), nl = c->nlimb;
+    const size_t q = level + 1, e = q + c->np, kl = key_limbs_of(c);
     if (in_limbs != q || key_limbs != kl || out_limbs != q) return NTT_EINVAL;
     if (overlap(out0, q, in, q, n) || overlap(out1, q, in, q, n) || overlap(out0, q, key, kl, n) ||
         overlap(out1, q, key, kl, n) || overlap(out0, q, out1, q, n))
         return NTT_EINVAL;
-    if (out_of_range_l(c, in, q, level, false)) return NTT_ERANGE;
-    const size_t beta = ntt_rns_digits(c, level);
+    if (out_of_range(c, in, q, NULL, 0, level)) return NTT_ERANGE;
+    const size_t beta = ntt_rns_digits(c, level), alpha = c->alpha;
     uint64_t *accp0 = c->PP, *accp1 = c->PP + c->np * n;
     ntt_status st = NTT_OK;
-    for (size_t j = 0; j < beta; j++) {
-        const size_t first = j * c->alpha;
-        const size_t s = first + c->alpha < q ? c->alpha : q - first;
-        /* T is laid out as an extended polynomial, rows of the digit unused. */
-        digit_job(c, level, j, in + first * n, c->T, &st);
-        const uint64_t *kj0 = key + 2 * j * nl * n, *kj1 = kj0 + nl * n;
-        const bool init = j == 0, last = j + 1 == beta;
-        const int nt_ = c->threads;
-        RNS_PARALLEL_FOR
-        for (size_t k = 0; k < e; k++) {
-            const size_t limb = qp_limb(c, level, k);
-            const bool own = k >= first && k < first + s;
-            uint64_t *t = c->T + k * n;
-            if (!own) set_status(&st, limb_ntt(c, limb, t, false));
-            uint64_t *a0 = k < q ? out0 + k * n : accp0 + (k - q) * n;
-            uint64_t *a1 = k < q ? out1 + k * n : accp1 + (k - q) * n;
-            c->K->mac2(a0, a1, own ? in + k * n : t, kj0 + limb * n, kj1 + limb * n, n, init,
-                       &c->pm[limb]);
-            /* modDown transforms the P sums: residues in [0, p) there. */
-            if (last && k >= q) {
-                c->K->csub(a0, n, &c->pm[limb]);
-                c->K->csub(a1, n, &c->pm[limb]);
+    for (size_t j = 0; j < beta; j++)
+        digit_job(c, level, j, in + j * alpha * n, c->T + j * e * n, true, &st);
+    const int nt_ = c->threads;
+    RNS_PARALLEL_FOR
+    for (size_t k = 0; k < e; k++) {
+        const size_t limb = qp_limb(c, level, k);
+        const uint64_t *rows[NTT_RNS_MAX_LIMBS];
+        for (size_t j = 0; j < beta; j++) {
+            uint64_t *t = c->T + (j * e + k) * n;
+            if (k >= j * alpha && k < (j + 1) * alpha && k < q) {
+                rows[j] = in + k * n; /* limb k is digit j's own */
+            } else {
+                set_status(&st, limb_ntt(c, limb, t, false));
+                rows[j] = t;
             }
         }
+        inner_limb(c, limb, rows, beta, key, k < q ? out0 + k * n : accp0 + (k - q) * n,
+                   k < q ? out1 + k * n : accp1 + (k - q) * n);
     }
-    ntt_status s0 = moddown_core(c, level, out0, accp0, out0, true);
-    ntt_status s1 = moddown_core(c, level, out1, accp1, out1, true);
+    const ntt_status s0 = moddown_core(c, level, out0, accp0, out0);
+    const ntt_status s1 = moddown_core(c, level, out1, accp1, out1);
     return st != NTT_OK ? st : s0 != NTT_OK ? s0 : s1;
 }
 

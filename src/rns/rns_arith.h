@@ -23,9 +23,6 @@ typedef struct rns_prime {
     uint64_t p;
     uint64_t r64, r64q; /* 2^64 mod p and its Shoup companion */
     uint64_t bar;       /* floor(2^64 / p) */
-    /* Montgomery, R = 2^64: -p^-1 mod 2^64.  Used by the key switch's
-       multiply-accumulate (rns_mont_mac). */
-    uint64_t pinv;
 } rns_prime;
 
 /* [x]_p for any 64-bit x: q = floor(x bar / 2^64) is floor(x/p) or one
@@ -62,15 +59,5 @@ RNS_FN uint64_t rns_subc(uint64_t x, uint64_t t, uint64_t w, uint64_t wq, uint64
 /* One term of a base conversion's sum: the 128-bit product y w, y < b_i
    (a source prime), w < c_j (the target), below 2^122. */
 RNS_FN ntt_u128 rns_term(uint64_t y, uint64_t w) { return (ntt_u128)y * w; }
-
-/* The key switch accumulates e k 2^-64 (Montgomery, R = 2^64) digit by
-   digit: acc in [0, 2p) in, e < p, k < 2^64: REDC(e k) is in [0, 2p) and
-   the sum, below 4p < 2^63, goes back to [0, 2p).  The 2^-64 is taken
-   out after the sums (see keyswitch in ops.c); vector kernels may use
-   another power of two (rns_kernels.mac_bits). */
-RNS_FN uint64_t rns_mont_mac(uint64_t acc, uint64_t e, uint64_t k, const rns_prime *m)
-{
-    return ntt_csub64(acc + ntt_redc64((ntt_u128)e * k, m->p, m->pinv), 2 * m->p);
-}
 
 #endif /* NTT_RNS_ARITH_H */

@@ -20,13 +20,13 @@ typedef struct rns_conv_job {
     size_t s, t;                   /* source and target counts */
     const uint64_t *const *x;      /* s source rows, values in [0, b_i) */
     const rns_prime *const *src;   /* s */
-    const uint64_t *inv, *invq;    /* s: (B/b_i)^-1 mod b_i (times a factor
-                                      the caller folds in), Shoup companions */
+    const uint64_t *inv, *invq;    /* s: (B/b_i)^-1 mod b_i, Shoup companions */
     uint64_t *const *out;          /* t target rows */
     const rns_prime *const *dst;   /* t */
-    const uint64_t *const *w;      /* t rows of s words: (B/b_i) mod c_j
-                                      (times a folded factor) */
+    const uint64_t *const *w;      /* t rows of s words: (B/b_i) mod c_j */
     const void *prep;              /* what the kernels' prepare made of it */
+    bool stream;                   /* outputs are read back much later: the
+                                      kernels may store past the caches */
 } rns_conv_job;
 
 /* Scratch for a kernel's prepare: enough for any job of the context. */
@@ -48,17 +48,11 @@ typedef struct rns_kernels {
                  uint64_t wq, const rns_prime *m);
     /* out[k] = [x[k]]_p for 64-bit x[k]. */
     void (*reduce)(uint64_t *out, const uint64_t *x, size_t len, const rns_prime *m);
-    /* acc_c[k] = [sum_{j < cnt} e[j*es + k] key_c[j*ks + k]]_p, c = 0, 1. */
-    void (*dot2)(uint64_t *acc0, uint64_t *acc1, const uint64_t *e, size_t es, const uint64_t *k0,
-                 const uint64_t *k1, size_t ks, size_t cnt, size_t len, const rns_prime *m);
-    /* acc_c[k] <- [(first ? 0 : acc_c[k]) + e[k] key_c[k] 2^-b]_p lazily in
-       [0, 2p), c = 0, 1, with b = mac_bits(p) (rns_mont_mac for b = 64). */
-    void (*mac2)(uint64_t *acc0, uint64_t *acc1, const uint64_t *e, const uint64_t *k0,
-                 const uint64_t *k1, size_t len, bool first, const rns_prime *m);
-    /* a[k] in [0, 2p) -> [0, p). */
-    void (*csub)(uint64_t *a, size_t len, const rns_prime *m);
-    /* The Montgomery exponent b of mac2 for the prime p. */
-    unsigned (*mac_bits)(uint64_t p);
+    /* acc_c[k] = [sum_{j < cnt} e_j[k] key_{j,c}[k]]_p, c = 0, 1, for k <
+       len: e[j], k0[j], k1[j] are the rows of term j. */
+    void (*dot2)(uint64_t *acc0, uint64_t *acc1, const uint64_t *const *e,
+                 const uint64_t *const *k0, const uint64_t *const *k1, size_t cnt, size_t len,
+                 const rns_prime *m);
 } rns_kernels;
 
 extern const rns_kernels ntt_rns_kernels_portable;
@@ -73,8 +67,6 @@ const rns_kernels *ntt_rns_kernels_ifma(void);
    the context: the target rows of limbs in B are not used. */
 typedef struct rns_conv_tab {
     size_t s;
-    size_t first;      /* B = limbs first .. first+s-1 (digits; unused for
-                          the generic conversion's table) */
     uint64_t *inv, *invq; /* s */
     uint64_t *w;          /* nlimb rows of s: w[t*s + i] = (B/b_i) mod prime_t */
 } rns_conv_tab;
@@ -95,20 +87,18 @@ struct ntt_rns {
        (digit l / alpha, (l % alpha) + 1 limbs); the full digit j is
        shape[j*alpha + alpha - 1]. */
     rns_conv_tab *shape;     /* nq */
-    /* modDown: from P; pconv_m has inv * 2^b and w * 2^-b for the key
-       switch's Montgomery sums (b = K->mac_bits of each prime; see
-       keyswitch in ops.c). */
-    rns_conv_tab pconv, pconv_m;
-    uint64_t *pinv, *pinvq;     /* nq: P^-1 mod q_i */
-    uint64_t *pinv_m, *pinv_mq; /* nq: P^-1 2^b mod q_i */
+    /* modDown: from P. */
+    rns_conv_tab pconv;
+    uint64_t *pinv, *pinvq;  /* nq: P^-1 mod q_i */
     /* rescale: qlinv[l*nq + i] = q_l^-1 mod q_i, i < l. */
     uint64_t *qlinv, *qlinvq;
     /* The generic conversion's table, filled per call. */
     rns_conv_tab gen;
 
     /* Scratch (words): X alpha*n (a digit or one limb in coefficient form),
-       T nlimb*n (conversion outputs), PP 2*np*n (P parts), and per thread
-       n + nlimb*RNS_BLOCK. */
+       T dnum*nlimb*n (conversion outputs: the key switch's digits, each
+       laid out as an extended polynomial), PP 2*np*n (P parts), and per
+       thread n + nlimb*RNS_BLOCK. */
     uint64_t *X, *T, *PP, *thr;
     size_t thr_words;
     uint64_t *prep;          /* rns_prep_words(nlimb) */
@@ -120,12 +110,11 @@ struct ntt_rns {
 };
 
 /* context.c: the constants of the conversion from the base b[0 .. s) to the
-   primes tgt[0 .. t): inv[i] = (B/b_i)^-1 mod b_i times fold_inv[i] (NULL:
-   1), invq[i] its Shoup companion, and w[j*s + i] = (B/b_i) mod tgt[j] times
-   fold_w[j] (NULL: 1).  pre: 2s + 2 words of scratch. */
+   primes tgt[0 .. t): inv[i] = (B/b_i)^-1 mod b_i, invq[i] its Shoup
+   companion, and w[j*s + i] = (B/b_i) mod tgt[j].  pre: 2s + 2 words of
+   scratch. */
 void ntt_rns_conv_consts(const uint64_t *b, size_t s, const uint64_t *tgt, size_t t,
-                         const uint64_t *fold_inv, const uint64_t *fold_w, uint64_t *inv,
-                         uint64_t *invq, uint64_t *w, uint64_t *pre);
+                         uint64_t *inv, uint64_t *invq, uint64_t *w, uint64_t *pre);
 
 /* ops.c: the calling thread's number inside the context's loops. */
 int ntt_rns_thread_id(void);
