@@ -70,6 +70,19 @@
  * their polynomials, limbs 0 .. l and the K limbs L+1 .. L+K; the limbs
  * l+1 .. L are skipped.  key_limbs = 2 * dnum * (L+1+K) always.
  *
+ * Why this shape:
+ *  - One serial plan per limb (not one batched plan): the stages transform
+ *    arbitrary subsets of limbs (a digit, the P limbs, one limb, every limb
+ *    but a digit's), and the OPENMP backend runs different limbs on
+ *    different threads.  A limb's twiddles then serve all the transforms
+ *    the key switch makes of that limb in a row.
+ *  - Base conversions sum 128-bit products and reduce once per output; the
+ *    formulas of every stage live in one internal header that the CPU
+ *    kernels (portable 64-bit code, and AVX-512 IFMA where the AVX-512
+ *    NTTs run, the CPU has IFMA, every prime is >= 2^30 and N >= 8) and a
+ *    later CUDA version compute alike, so every backend gives the same
+ *    words.
+ *
  * CUDA: contexts are CPU-only in this version (NTT_BACKEND_CUDA gives
  * NTT_EUNSUPPORTED).  The device-pointer forms will be ntt_rns_cuda_*,
  * with the arguments of the host forms plus a stream, on a context created
@@ -105,7 +118,8 @@ typedef struct ntt_rns_params {
                               AVX512 or OPENMP */
     int threads;           /* OPENMP: threads over limbs and coefficient
                               blocks (0 = omp_get_max_threads()); the other
-                              backends use one thread and require 0 or 1 */
+                              backends (AUTO as resolved) use one thread and
+                              require 0 or 1 */
 } ntt_rns_params;
 
 /* Creates a context: validates the parameters, computes every constant and
@@ -119,7 +133,8 @@ typedef struct ntt_rns_params {
    Errors: NTT_EINVAL (ctx or params NULL; q NULL; p NULL with K > 0; N not a
    power of two in range; L+1 == 0; L+1+K > NTT_RNS_MAX_LIMBS; dnum outside
    1 .. L+1; backend not a value of ntt_backend; threads < 0, or > 1 for a
-   backend other than OPENMP), NTT_EMODULUS (a prime not prime, outside
+   backend other than OPENMP, AUTO included unless NTT_BACKEND=openmp makes
+   it OPENMP), NTT_EMODULUS (a prime not prime, outside
    (2, 2^61), or 2N not dividing prime - 1; the same prime twice in Q, twice
    in P, or in both), NTT_EUNSUPPORTED (backend CUDA, or not available
    here), NTT_ENOMEM. */

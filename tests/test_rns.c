@@ -428,8 +428,9 @@ static void run_config(const config *cf)
         CHECK_STATUS(cf->np ? NTT_OK : NTT_EINVAL, ntt_rns_key_check(ctx[b], n, key, kl),
                      "%s: key_check", tag);
 
-    /* FastBConv between random disjoint lists. */
-    {
+    /* FastBConv between random disjoint lists, and from all limbs but one
+       (more than RNS_CHUNK sources where the context has them). */
+    for (int round = 0; round < 2; round++) {
         size_t perm[NTT_RNS_MAX_LIMBS];
         for (size_t i = 0; i < nl; i++) perm[i] = i;
         for (size_t i = nl; i > 1; i--) {
@@ -438,7 +439,7 @@ static void run_config(const config *cf)
             perm[r] = t;
         }
         if (nl >= 2) {
-            const size_t fs = 1 + rnd_below(nl - 1), ts = 1 + rnd_below(nl - fs);
+            const size_t fs = round ? nl - 1 : 1 + rnd_below(nl - 1), ts = 1 + rnd_below(nl - fs);
             const size_t *from = perm, *to = perm + fs;
             uint64_t *in = xmalloc(fs * n * 8), *exp = xmalloc(ts * n * 8), *got = xmalloc(ts * n * 8);
             for (size_t i = 0; i < fs; i++)
@@ -585,6 +586,9 @@ static void test_configs(void)
         {2048, 13, 5, 3, PR_50},    {4096, 6, 2, 3, PR_MIXED},  {1024, 45, 15, 3, PR_MIXED},
         {1024, 24, 15, 2, PR_TOP},  {1024, 60, 0, 1, PR_TOP},   {1024, 30, 30, 4, PR_MIXED},
         {1024, 10, 1, 1, PR_TOP},   {16384, 4, 2, 2, PR_TOP},
+        /* More than 63 sources in one sum (the kernels reduce part way),
+           and 66 digits of one limb each. */
+        {256, 70, 10, 2, PR_MIXED}, {64, 66, 2, 66, PR_TOP},
     };
     for (size_t i = 0; i < COUNT(fixed); i++) run_config(&fixed[i]);
     /* Random shapes. */
@@ -597,6 +601,48 @@ static void test_configs(void)
         cf.kind = (int)rnd_below(3);
         run_config(&cf);
     }
+}
+
+/* Sums of more than 63 products of residues near 2^61 overflow 128 bits
+   unless the kernels reduce part way: the inner product of 66 digits,
+   every word p - 1. */
+static void test_long_sums(void)
+{
+    const size_t n = 64, nq = 66, np = 2, dnum = 66, nl = nq + np, e = nl, kl = 2 * dnum * nl;
+    uint64_t pr[68];
+    make_primes(pr, nl, n, PR_TOP, NULL, 0);
+    ntt_rns *ctx[COUNT(all_backends)];
+    size_t made = 0;
+    for (size_t b = 0; b < nbackends; b++) {
+        const ntt_rns_params prm = {.n = n, .q = pr, .q_count = nq, .p = pr + nq, .p_count = np,
+                                    .dnum = dnum, .backend = backends[b].be,
+                                    .threads = backends[b].threads};
+        CHECK_STATUS(NTT_OK, ntt_rns_create(&ctx[b], &prm), "long sums: create");
+        if (!ctx[b]) break;
+        made++;
+    }
+    if (made == nbackends) {
+        oracle o;
+        oracle_init(&o, ctx[0]);
+        uint64_t *ext = xmalloc(dnum * e * n * 8), *key = xmalloc(kl * n * 8);
+        uint64_t *exp = xmalloc(2 * e * n * 8), *got = xmalloc(2 * e * n * 8);
+        for (size_t j = 0; j < dnum; j++) fill_poly(ext + j * e * n, &o, e, nq - 1, true, 1);
+        fill_key(key, &o, 1);
+        ora_inner(&o, nq - 1, ext, key, exp, exp + e * n);
+        for (size_t b = 0; b < nbackends; b++) {
+            CHECK_STATUS(NTT_OK, ntt_rns_ks_inner(ctx[b], n, nq - 1, ext, dnum * e, key, kl, got,
+                                                  got + e * n, e),
+                         "long sums: ks_inner");
+            CHECK_ARR64(exp, got, 2 * e * n, "inner product of 66 digits, all p-1, backend %s vs GMP",
+                        ntt_backend_name(backends[b].be));
+        }
+        free(ext);
+        free(key);
+        free(exp);
+        free(got);
+        oracle_free(&o);
+    }
+    for (size_t b = 0; b < made; b++) ntt_rns_destroy(ctx[b]);
 }
 
 /* ---- errors ------------------------------------------------------------------------ */
@@ -911,6 +957,7 @@ int main(void)
     pick_backends();
     test_create_errors();
     test_op_errors();
+    test_long_sums();
     test_configs();
     return test_finish();
 }

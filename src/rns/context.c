@@ -46,6 +46,7 @@ void ntt_rns_destroy(ntt_rns *c)
     free(c->jinv);
     free(c->jinvq);
     free(c->prep);
+    free(c->lists);
     free(c);
 }
 
@@ -115,13 +116,22 @@ static ntt_status check_params(const ntt_rns_params *P)
     return NTT_OK;
 }
 
-/* The backend the limbs' plans run and the element-wise kernels. */
+/* The fastest serial CPU backend here. */
+static ntt_backend best_serial(void)
+{
+    if (ntt_backend_available(NTT_BACKEND_AVX512)) return NTT_BACKEND_AVX512;
+    if (ntt_backend_available(NTT_BACKEND_AVX2)) return NTT_BACKEND_AVX2;
+    return NTT_BACKEND_SCALAR;
+}
+
+/* The backend the limbs' plans run and the thread count.  The OPENMP
+   backend threads over limbs itself, so its plans are serial. */
 static ntt_status choose_backend(ntt_rns *c, ntt_backend want, int threads)
 {
     ntt_backend b = want;
     if (b == NTT_BACKEND_AUTO) {
         b = ntt_backend_resolve_auto();
-        if (b == NTT_BACKEND_CUDA) b = NTT_BACKEND_SCALAR;
+        if (b == NTT_BACKEND_CUDA) b = best_serial(); /* AUTO stays on the CPU */
     }
     if (b == NTT_BACKEND_CUDA || !ntt_backend_available(b)) return NTT_EUNSUPPORTED;
     c->backend = b;
@@ -133,13 +143,7 @@ static ntt_status choose_backend(ntt_rns *c, ntt_backend want, int threads)
 #else
         return NTT_EUNSUPPORTED;
 #endif
-        static const ntt_backend order[] = {NTT_BACKEND_AVX512, NTT_BACKEND_AVX2};
-        c->plan_backend = NTT_BACKEND_SCALAR;
-        for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-            if (ntt_backend_available(order[i])) {
-                c->plan_backend = order[i];
-                break;
-            }
+        c->plan_backend = best_serial();
     } else if (threads > 1) {
         return NTT_EINVAL; /* AUTO resolved to a serial backend */
     }
@@ -219,7 +223,8 @@ static ntt_status alloc_scratch(ntt_rns *c)
     c->jinv = malloc(nl * sizeof *c->jinv);
     c->jinvq = malloc(nl * sizeof *c->jinvq);
     c->prep = malloc(rns_prep_words(nl) * sizeof *c->prep);
-    if (!c->prep || !c->X || !c->T || (c->np && !c->PP) || !c->thr || !c->jx || !c->jw || !c->jout ||
+    c->lists = malloc(nl * sizeof *c->lists);
+    if (!c->prep || !c->lists || !c->X || !c->T || (c->np && !c->PP) || !c->thr || !c->jx || !c->jw || !c->jout ||
         !c->jsrc || !c->jdst || !c->jinv || !c->jinvq)
         return NTT_ENOMEM;
     return NTT_OK;

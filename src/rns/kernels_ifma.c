@@ -80,8 +80,9 @@ IN V redc1(V A0, V A1, const vprime *P)
 }
 
 /* (A0 + 2^52 A1 + 2^104 A2) 2^-104 mod c in [0, 2c), for c >= 2^25 and a
-   value below 2^128 (two rounds: < 2^24 + c + 1 after them).  wide: c >=
-   2^52, whose high part c_h adds two multiply-adds per round. */
+   value below 2^128 (two rounds: < 2^24 + c + 1 after them).  wide: c may
+   reach 2^52; its high part c_h (zero below 2^52) adds two multiply-adds
+   per round. */
 IN V redc2(V A0, V A1, V A2, const vprime *P, bool wide)
 {
     V m = vlo(vz(), A0, P->cinv);

@@ -142,11 +142,11 @@ static void job_sources(ntt_rns *c, const uint64_t *x, size_t s, const size_t *l
     }
 }
 
-/* The digit (first, s limbs at level l, values in) in coefficient form in
-   X and the conversion job to every other limb of Q_l and P, rows into
-   dst (an extended polynomial at level l: the digit's rows are not
-   touched).  Returns the number of targets. */
-static size_t digit_job(ntt_rns *c, size_t l, size_t j, const uint64_t *in, uint64_t *dst,
+/* Digit j at level l (its limbs in, evaluation form) into coefficient form
+   in X, then its conversion to every other limb of Q_l and P, rows into
+   dst (an extended polynomial at level l whose rows of the digit are not
+   touched). */
+static void digit_job(ntt_rns *c, size_t l, size_t j, const uint64_t *in, uint64_t *dst,
                         bool stream, ntt_status *st)
 {
     const size_t n = c->n, first = j * c->alpha;
@@ -165,7 +165,6 @@ static size_t digit_job(ntt_rns *c, size_t l, size_t j, const uint64_t *in, uint
         t++;
     }
     conv_run(c, s, t, stream);
-    return t;
 }
 
 /* modDown of (xq: l+1 rows, xp: K rows, which it transforms in place) into
@@ -224,7 +223,7 @@ ntt_status ntt_rns_fastbconv(ntt_rns *c, size_t n, const size_t *from, size_t fr
     if (out_of_range(c, in, from_count, from, 0, 0)) return NTT_ERANGE;
     /* The constants of these two lists, in the generic table. */
     rns_conv_tab *g = &c->gen;
-    uint64_t *b = c->jinv, *tg = c->jinvq; /* free until job_sources below */
+    uint64_t *b = c->lists, *tg = c->lists + from_count;
     for (size_t i = 0; i < from_count; i++) b[i] = c->primes[from[i]];
     for (size_t j = 0; j < to_count; j++) tg[j] = c->primes[to[j]];
     uint64_t *pre = c->thr; /* 2s + 2 <= n + nlimb*RNS_BLOCK words */
@@ -256,14 +255,13 @@ ntt_status ntt_rns_modup(ntt_rns *c, size_t n, size_t level, size_t digit, const
     if (in_limbs != s || out_limbs != e || overlap(in, s, out, e, n)) return NTT_EINVAL;
     if (out_of_range(c, in, s, NULL, first, level)) return NTT_ERANGE;
     ntt_status st = NTT_OK;
-    const size_t t = digit_job(c, level, digit, in, out, false, &st);
+    digit_job(c, level, digit, in, out, false, &st);
     memcpy(out + first * n, in, s * n * sizeof *out);
     const int nt_ = c->threads;
     RNS_PARALLEL_FOR
-    for (size_t k = 0; k < t; k++) {
-        const size_t row = (size_t)(c->jout[k] - out) / n;
-        set_status(&st, limb_ntt(c, qp_limb(c, level, row), c->jout[k], false));
-    }
+    for (size_t k = 0; k < e; k++)
+        if (k < first || k >= first + s)
+            set_status(&st, limb_ntt(c, qp_limb(c, level, k), out + k * n, false));
     return st;
 }
 

@@ -92,8 +92,10 @@ struct ntt_rns {
     uint64_t *pinv, *pinvq;  /* nq: P^-1 mod q_i */
     /* rescale: qlinv[l*nq + i] = q_l^-1 mod q_i, i < l. */
     uint64_t *qlinv, *qlinvq;
-    /* The generic conversion's table, filled per call. */
+    /* The generic conversion's table and its two prime lists (nlimb words
+       in all), filled per call. */
     rns_conv_tab gen;
+    uint64_t *lists;
 
     /* Scratch (words): X alpha*n (a digit or one limb in coefficient form),
        T dnum*nlimb*n (conversion outputs: the key switch's digits, each
