@@ -641,7 +641,10 @@ int bench_rns(int argc, char **argv)
         fprintf(stderr, "ntt-bench rns: no primes for N = %zu\n", n);
         return 1;
     }
-    const ntt_backend one = ntt_backend_resolve_auto();
+    /* One thread: the fastest serial backend (whatever NTT_BACKEND says). */
+    const ntt_backend one = ntt_backend_available(NTT_BACKEND_AVX512) ? NTT_BACKEND_AVX512
+                            : ntt_backend_available(NTT_BACKEND_AVX2) ? NTT_BACKEND_AVX2
+                                                                      : NTT_BACKEND_SCALAR;
     ntt_rns_params prm = {.n = n, .q = S->primes, .q_count = NQ, .p = S->primes + NQ,
                           .p_count = NP, .dnum = DNUM, .backend = one};
     ntt_status st = ntt_rns_create(&S->ctx1, &prm);
