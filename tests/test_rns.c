@@ -882,7 +882,10 @@ static void test_op_errors(void)
     EXPECT_UNTOUCHED(NTT_EINVAL, ntt_rns_keyswitch(c, n, L, out + 2 * nq * n, nq, key, kl, o0, out + 2 * nq * n, nq), out, OB, "keyswitch out1 == in");
     EXPECT_UNTOUCHED(NTT_EINVAL, ntt_rns_keyswitch(c, n, L, x, nq, key, kl, key + n, o1, nq), key, kl * W, "keyswitch out0 overlapping key");
     out[2 * nq * n + 2 * n] = pr[2];
-    EXPECT_UNTOUCHED(NTT_ERANGE, ntt_rns_keyswitch(c, n, L, out + 2 * nq * n, nq, key, kl, o0, o1, nq), out, OB, "keyswitch input = its prime");
+    EXPECT_UNTOUCHED(NTT_ERANGE, ntt_rns_keyswitch(c, n, L, out + 2 * nq * n, nq, key, kl, o0, o1, nq), out, OB, "keyswitch input = its prime (first digit)");
+    memcpy(out + 2 * nq * n, x, nq * W);
+    out[2 * nq * n + L * n + n - 1] = pr[L];
+    EXPECT_UNTOUCHED(NTT_ERANGE, ntt_rns_keyswitch(c, n, L, out + 2 * nq * n, nq, key, kl, o0, o1, nq), out, OB, "keyswitch input = its prime (last word of the last digit)");
     memset(out, 0xee, OB);
 
     /* Keys are not scanned: an out-of-range key gives some result, no error. */

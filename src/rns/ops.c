@@ -360,12 +360,16 @@ ntt_status ntt_rns_keyswitch(ntt_rns *c, size_t n, size_t level, const uint64_t 
     if (overlap(out0, q, in, q, n) || overlap(out1, q, in, q, n) || overlap(out0, q, key, kl, n) ||
         overlap(out1, q, key, kl, n) || overlap(out0, q, out1, q, n))
         return NTT_EINVAL;
-    if (out_of_range(c, in, q, NULL, 0, level)) return NTT_ERANGE;
     const size_t beta = ntt_rns_digits(c, level), alpha = c->alpha;
     uint64_t *accp0 = c->PP, *accp1 = c->PP + c->np * n;
     ntt_status st = NTT_OK;
-    for (size_t j = 0; j < beta; j++)
+    /* Each digit is checked right before it is read (the outputs are
+       written only after every digit's conversion). */
+    for (size_t j = 0; j < beta; j++) {
+        const size_t s = (j + 1) * alpha < q ? alpha : q - j * alpha;
+        if (out_of_range(c, in + j * alpha * n, s, NULL, j * alpha, level)) return NTT_ERANGE;
         digit_job(c, level, j, in + j * alpha * n, c->T + j * e * n, true, &st);
+    }
     const int nt_ = c->threads;
     RNS_PARALLEL_FOR
     for (size_t k = 0; k < e; k++) {
