@@ -1,0 +1,401 @@
+/*
+ * The RNS operations on host pointers (ntt_rns.h): argument checks, then
+ * the stages as sequences of limb transforms and element-wise kernels.
+ *
+ * Threads (the OPENMP backend): limb loops run one limb per thread (each
+ * limb has its own serial plan, so limbs are independent); conversions run
+ * one block of RNS_BLOCK coefficients per thread, each thread with its own
+ * y buffer.  Inside one limb the work is serial.
+ */
+#include "rns_internal.h"
+
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+int ntt_rns_thread_id(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+/* A loop whose iterations are limbs or blocks, over the context's threads
+   (the variable nt_ must hold the thread count). */
+#ifdef _OPENMP
+#define RNS_PARALLEL_FOR _Pragma("omp parallel for num_threads(nt_) schedule(dynamic, 1) if (nt_ > 1)")
+#else
+#define RNS_PARALLEL_FOR
+#endif
+
+/* Records a failure from inside a parallel loop. */
+static void set_status(ntt_status *st, ntt_status s)
+{
+    if (s == NTT_OK) return;
+#ifdef _OPENMP
+#pragma omp atomic write
+#endif
+    *st = s;
+}
+
+/* The limb's transform in place, without the public range check: every
+   value the stages transform is a residue they made or checked. */
+static ntt_status limb_ntt(const ntt_rns *c, size_t limb, uint64_t *a, bool inverse)
+{
+    ntt_plan *pl = c->plans[limb];
+    const ntt_backend_ops *ops = pl->ops;
+    if (inverse) return (ops->inverse ? ops->inverse : ntt_scalar_ops.inverse)(pl, a, 1, pl->n);
+    return (ops->forward ? ops->forward : ntt_scalar_ops.forward)(pl, a, 1, pl->n);
+}
+
+/* Limb k of a polynomial at level l: Q_l's limbs, then (extended) P's. */
+static size_t qp_limb(const ntt_rns *c, size_t l, size_t k)
+{
+    return k <= l ? k : c->nq + (k - l - 1);
+}
+
+static uint64_t *thread_y(const ntt_rns *c) { return c->thr + (size_t)ntt_rns_thread_id() * c->thr_words + c->n; }
+static uint64_t *thread_z(const ntt_rns *c) { return c->thr + (size_t)ntt_rns_thread_id() * c->thr_words; }
+
+/* ---- checks ---------------------------------------------------------------- */
+
+static bool overlap(const void *a, size_t alimbs, const void *b, size_t blimbs, size_t n)
+{
+    return ntt_overlaps(a, alimbs * n * 8, b, blimbs * n * 8);
+}
+
+/* Whether a word of a (count limbs) is >= its prime, the prime of row k
+   being that of the context's limb limbs[k], or when limbs is NULL that of
+   limb first + k of a polynomial at level l (qp_limb). */
+static bool out_of_range(const ntt_rns *c, const uint64_t *a, size_t count, const size_t *limbs,
+                         size_t first, size_t l)
+{
+    bool bad = false;
+    const int nt_ = c->threads;
+    RNS_PARALLEL_FOR
+    for (size_t k = 0; k < count; k++) {
+        const size_t limb = limbs ? limbs[k] : qp_limb(c, l, first + k);
+        if (ntt_any_geq_u64(a + k * c->n, c->n, c->primes[limb])) {
+#ifdef _OPENMP
+#pragma omp atomic write
+#endif
+            bad = true;
+        }
+    }
+    return bad;
+}
+
+/* Every index below nlimb and none twice, in a and b together. */
+static bool lists_ok(const ntt_rns *c, const size_t *a, size_t na, const size_t *b, size_t nb)
+{
+    uint64_t seen[NTT_RNS_MAX_LIMBS / 64] = {0};
+    for (size_t k = 0; k < na + nb; k++) {
+        const size_t x = k < na ? a[k] : b[k - na];
+        if (x >= c->nlimb || (seen[x / 64] >> (x % 64) & 1)) return false;
+        seen[x / 64] |= (uint64_t)1 << (x % 64);
+    }
+    return true;
+}
+
+/* ---- building blocks --------------------------------------------------------- */
+
+static ntt_status ntt_rows(const ntt_rns *c, uint64_t *a, size_t count, const size_t *limbs,
+                           size_t first, bool inverse)
+{
+    ntt_status st = NTT_OK;
+    const int nt_ = c->threads;
+    RNS_PARALLEL_FOR
+    for (size_t k = 0; k < count; k++)
+        set_status(&st, limb_ntt(c, limbs ? limbs[k] : first + k, a + k * c->n, inverse));
+    return st;
+}
+
+/* Runs the conversion job in c->j* over all coefficients. */
+static void conv_run(const ntt_rns *c, size_t s, size_t t, bool stream)
+{
+    rns_conv_job job = {.s = s, .t = t, .x = c->jx, .src = c->jsrc, .inv = c->jinv,
+                        .invq = c->jinvq, .out = c->jout, .dst = c->jdst,
+                        .w = (const uint64_t *const *)c->jw, .prep = c->prep, .stream = stream};
+    if (c->K->prepare) c->K->prepare(&job, c->prep);
+    const size_t n = c->n, nb = (n + RNS_BLOCK - 1) / RNS_BLOCK;
+    const int nt_ = c->threads;
+    RNS_PARALLEL_FOR
+    for (size_t b = 0; b < nb; b++) {
+        const size_t k0 = b * RNS_BLOCK, k1 = k0 + RNS_BLOCK < n ? k0 + RNS_BLOCK : n;
+        c->K->conv(&job, k0, k1, thread_y(c));
+    }
+}
+
+/* The sources of a job: s rows of x from base limbs first.. (or list),
+   constants of tab. */
+static void job_sources(ntt_rns *c, const uint64_t *x, size_t s, const size_t *list, size_t first,
+                        const rns_conv_tab *tab)
+{
+    for (size_t i = 0; i < s; i++) {
+        c->jx[i] = x + i * c->n;
+        c->jsrc[i] = &c->pm[list ? list[i] : first + i];
+        c->jinv[i] = tab->inv[i];
+        c->jinvq[i] = tab->invq[i];
+    }
+}
+
+/* Digit j at level l (its limbs in, evaluation form) into coefficient form
+   in X, then its conversion to every other limb of Q_l and P, rows into
+   dst (an extended polynomial at level l whose rows of the digit are not
+   touched). */
+static void digit_job(ntt_rns *c, size_t l, size_t j, const uint64_t *in, uint64_t *dst,
+                        bool stream, ntt_status *st)
+{
+    const size_t n = c->n, first = j * c->alpha;
+    const rns_conv_tab *tab = &c->shape[j < l / c->alpha ? first + c->alpha - 1 : l];
+    const size_t s = tab->s;
+    memcpy(c->X, in, s * n * sizeof *c->X);
+    set_status(st, ntt_rows(c, c->X, s, NULL, first, true));
+    job_sources(c, c->X, s, NULL, first, tab);
+    size_t t = 0;
+    for (size_t k = 0; k < l + 1 + c->np; k++) {
+        if (k >= first && k < first + s) continue;
+        const size_t limb = qp_limb(c, l, k);
+        c->jout[t] = dst + k * n;
+        c->jdst[t] = &c->pm[limb];
+        c->jw[t] = tab->w + limb * s;
+        t++;
+    }
+    conv_run(c, s, t, stream);
+}
+
+/* modDown of (xq: l+1 rows, xp: K rows, which it transforms in place) into
+   out (may be xq). */
+static ntt_status moddown_core(ntt_rns *c, size_t l, const uint64_t *xq, uint64_t *xp,
+                               uint64_t *out)
+{
+    const size_t n = c->n, np = c->np;
+    const rns_conv_tab *tab = &c->pconv;
+    const uint64_t *pinv = c->pinv, *pinvq = c->pinvq;
+    ntt_status st = ntt_rows(c, xp, np, NULL, c->nq, true);
+    job_sources(c, xp, np, NULL, c->nq, tab);
+    for (size_t i = 0; i <= l; i++) {
+        c->jout[i] = c->T + i * n;
+        c->jdst[i] = &c->pm[i];
+        c->jw[i] = tab->w + i * np;
+    }
+    conv_run(c, np, l + 1, false);
+    const int nt_ = c->threads;
+    RNS_PARALLEL_FOR
+    for (size_t i = 0; i <= l; i++) {
+        uint64_t *t = c->T + i * n;
+        set_status(&st, limb_ntt(c, i, t, false));
+        c->K->subc(out + i * n, xq + i * n, t, n, pinv[i], pinvq[i], &c->pm[i]);
+    }
+    return st;
+}
+
+/* ---- the public operations ------------------------------------------------- */
+
+static ntt_status transform(ntt_rns *c, size_t n, const size_t *limbs, size_t count, uint64_t *a,
+                            bool inverse)
+{
+    if (!c || !limbs || !a || n != c->n || count == 0 || !lists_ok(c, limbs, count, NULL, 0))
+        return NTT_EINVAL;
+    if (out_of_range(c, a, count, limbs, 0, 0)) return NTT_ERANGE;
+    return ntt_rows(c, a, count, limbs, 0, inverse);
+}
+
+ntt_status ntt_rns_forward(ntt_rns *c, size_t n, const size_t *limbs, size_t count, uint64_t *a)
+{
+    return transform(c, n, limbs, count, a, false);
+}
+
+ntt_status ntt_rns_inverse(ntt_rns *c, size_t n, const size_t *limbs, size_t count, uint64_t *a)
+{
+    return transform(c, n, limbs, count, a, true);
+}
+
+ntt_status ntt_rns_fastbconv(ntt_rns *c, size_t n, const size_t *from, size_t from_count,
+                             const uint64_t *in, const size_t *to, size_t to_count, uint64_t *out)
+{
+    if (!c || !from || !in || !to || !out || n != c->n || from_count == 0 || to_count == 0 ||
+        !lists_ok(c, from, from_count, to, to_count) || overlap(in, from_count, out, to_count, n))
+        return NTT_EINVAL;
+    if (out_of_range(c, in, from_count, from, 0, 0)) return NTT_ERANGE;
+    /* The constants of these two lists, in the generic table. */
+    rns_conv_tab *g = &c->gen;
+    uint64_t *b = c->lists, *tg = c->lists + from_count;
+    for (size_t i = 0; i < from_count; i++) b[i] = c->primes[from[i]];
+    for (size_t j = 0; j < to_count; j++) tg[j] = c->primes[to[j]];
+    uint64_t *pre = c->thr; /* 2s + 2 <= n + nlimb*RNS_BLOCK words */
+    ntt_rns_conv_consts(b, from_count, tg, to_count, g->inv, g->invq, g->w, pre);
+    job_sources(c, in, from_count, from, 0, g);
+    for (size_t j = 0; j < to_count; j++) {
+        c->jout[j] = out + j * n;
+        c->jdst[j] = &c->pm[to[j]];
+        c->jw[j] = g->w + j * from_count;
+    }
+    conv_run(c, from_count, to_count, false);
+    return NTT_OK;
+}
+
+/* Checks shared by the stages: context, n, level, P present. */
+static bool stage_ok(const ntt_rns *c, size_t n, size_t level, bool needs_p)
+{
+    return c && n == c->n && level < c->nq && (!needs_p || c->np > 0);
+}
+
+ntt_status ntt_rns_modup(ntt_rns *c, size_t n, size_t level, size_t digit, const uint64_t *in,
+                         size_t in_limbs, uint64_t *out, size_t out_limbs)
+{
+    size_t first, s;
+    if (!stage_ok(c, n, level, true) || !in || !out ||
+        ntt_rns_digit_range(c, level, digit, &first, &s) != NTT_OK)
+        return NTT_EINVAL;
+    const size_t e = level + 1 + c->np;
+    if (in_limbs != s || out_limbs != e || overlap(in, s, out, e, n)) return NTT_EINVAL;
+    if (out_of_range(c, in, s, NULL, first, level)) return NTT_ERANGE;
+    ntt_status st = NTT_OK;
+    digit_job(c, level, digit, in, out, false, &st);
+    memcpy(out + first * n, in, s * n * sizeof *out);
+    const int nt_ = c->threads;
+    RNS_PARALLEL_FOR
+    for (size_t k = 0; k < e; k++)
+        if (k < first || k >= first + s)
+            set_status(&st, limb_ntt(c, qp_limb(c, level, k), out + k * n, false));
+    return st;
+}
+
+ntt_status ntt_rns_moddown(ntt_rns *c, size_t n, size_t level, const uint64_t *in,
+                           size_t in_limbs, uint64_t *out, size_t out_limbs)
+{
+    if (!stage_ok(c, n, level, true) || !in || !out) return NTT_EINVAL;
+    const size_t e = level + 1 + c->np;
+    if (in_limbs != e || out_limbs != level + 1 || (out != in && overlap(in, e, out, level + 1, n)))
+        return NTT_EINVAL;
+    if (out_of_range(c, in, e, NULL, 0, level)) return NTT_ERANGE;
+    memcpy(c->PP, in + (level + 1) * n, c->np * n * sizeof *c->PP);
+    return moddown_core(c, level, in, c->PP, out);
+}
+
+ntt_status ntt_rns_rescale(ntt_rns *c, size_t n, size_t level, const uint64_t *in,
+                           size_t in_limbs, uint64_t *out, size_t out_limbs)
+{
+    if (!stage_ok(c, n, level, false) || level == 0 || !in || !out) return NTT_EINVAL;
+    if (in_limbs != level + 1 || out_limbs != level ||
+        (out != in && overlap(in, level + 1, out, level, n)))
+        return NTT_EINVAL;
+    if (out_of_range(c, in, level + 1, NULL, 0, level)) return NTT_ERANGE;
+    memcpy(c->X, in + level * n, n * sizeof *c->X);
+    ntt_status st = limb_ntt(c, level, c->X, true);
+    const uint64_t *wl = c->qlinv + level * c->nq, *wlq = c->qlinvq + level * c->nq;
+    const int nt_ = c->threads;
+    RNS_PARALLEL_FOR
+    for (size_t i = 0; i < level; i++) {
+        uint64_t *z = thread_z(c);
+        c->K->reduce(z, c->X, n, &c->pm[i]);
+        set_status(&st, limb_ntt(c, i, z, false));
+        c->K->subc(out + i * n, in + i * n, z, n, wl[i], wlq[i], &c->pm[i]);
+    }
+    return st;
+}
+
+static size_t key_limbs_of(const ntt_rns *c) { return 2 * c->dnum * c->nlimb; }
+
+/* The inner product's limb k (context limb `limb`) at level l from the
+   digits' rows ext(j) = ext + j*es (row k of each), into acc0, acc1. */
+static void inner_limb(const ntt_rns *c, size_t limb, const uint64_t *const *ext, size_t beta,
+                       const uint64_t *key, uint64_t *acc0, uint64_t *acc1)
+{
+    const uint64_t *k0[NTT_RNS_MAX_LIMBS], *k1[NTT_RNS_MAX_LIMBS];
+    const size_t n = c->n, nl = c->nlimb;
+    for (size_t j = 0; j < beta; j++) {
+        k0[j] = key + ((2 * j) * nl + limb) * n;
+        k1[j] = key + ((2 * j + 1) * nl + limb) * n;
+    }
+    c->K->dot2(acc0, acc1, ext, k0, k1, beta, n, &c->pm[limb]);
+}
+
+ntt_status ntt_rns_ks_inner(ntt_rns *c, size_t n, size_t level, const uint64_t *ext,
+                            size_t ext_limbs, const uint64_t *key, size_t key_limbs,
+                            uint64_t *acc0, uint64_t *acc1, size_t acc_limbs)
+{
+    if (!stage_ok(c, n, level, true) || !ext || !key || !acc0 || !acc1) return NTT_EINVAL;
+    const size_t e = level + 1 + c->np, beta = ntt_rns_digits(c, level), kl = key_limbs_of(c);
+    if (ext_limbs != beta * e || key_limbs != kl || acc_limbs != e) return NTT_EINVAL;
+    if (overlap(acc0, e, ext, beta * e, n) || overlap(acc1, e, ext, beta * e, n) ||
+        overlap(acc0, e, key, kl, n) || overlap(acc1, e, key, kl, n) ||
+        overlap(acc0, e, acc1, e, n))
+        return NTT_EINVAL;
+    for (size_t j = 0; j < beta; j++)
+        if (out_of_range(c, ext + j * e * n, e, NULL, 0, level)) return NTT_ERANGE;
+    const int nt_ = c->threads;
+    RNS_PARALLEL_FOR
+    for (size_t k = 0; k < e; k++) {
+        const uint64_t *rows[NTT_RNS_MAX_LIMBS];
+        for (size_t j = 0; j < beta; j++) rows[j] = ext + (j * e + k) * n;
+        inner_limb(c, qp_limb(c, level, k), rows, beta, key, acc0 + k * n, acc1 + k * n);
+    }
+    return NTT_OK;
+}
+
+/*
+ * The key switch: every digit's conversion first (coefficient form, digit
+ * j's rows in T + j*e*n laid out as an extended polynomial), then limb by
+ * limb the transforms of that limb's converted rows and at once the inner
+ * product over the digits (the digit's own limb read from in), while the
+ * rows are in cache, so that the extended digits in evaluation form and
+ * partial sums never go to memory; then modDown of both sums (their P limbs
+ * in PP).  The converted rows (dnum (L+1+K) N words at most, past the
+ * caches at N = 2^16) are stored past the caches, which saves reading them
+ * in before they are written.  The arithmetic is that of the separate
+ * calls, so the result is theirs bit for bit.
+ */
+ntt_status ntt_rns_keyswitch(ntt_rns *c, size_t n, size_t level, const uint64_t *in,
+                             size_t in_limbs, const uint64_t *key, size_t key_limbs,
+                             uint64_t *out0, uint64_t *out1, size_t out_limbs)
+{
+    if (!stage_ok(c, n, level, true) || !in || !key || !out0 || !out1) return NTT_EINVAL;
+    const size_t q = level + 1, e = q + c->np, kl = key_limbs_of(c);
+    if (in_limbs != q || key_limbs != kl || out_limbs != q) return NTT_EINVAL;
+    if (overlap(out0, q, in, q, n) || overlap(out1, q, in, q, n) || overlap(out0, q, key, kl, n) ||
+        overlap(out1, q, key, kl, n) || overlap(out0, q, out1, q, n))
+        return NTT_EINVAL;
+    const size_t beta = ntt_rns_digits(c, level), alpha = c->alpha;
+    uint64_t *accp0 = c->PP, *accp1 = c->PP + c->np * n;
+    ntt_status st = NTT_OK;
+    /* Each digit is checked right before it is read (the outputs are
+       written only after every digit's conversion). */
+    for (size_t j = 0; j < beta; j++) {
+        const size_t s = (j + 1) * alpha < q ? alpha : q - j * alpha;
+        if (out_of_range(c, in + j * alpha * n, s, NULL, j * alpha, level)) return NTT_ERANGE;
+        digit_job(c, level, j, in + j * alpha * n, c->T + j * e * n, true, &st);
+    }
+    const int nt_ = c->threads;
+    RNS_PARALLEL_FOR
+    for (size_t k = 0; k < e; k++) {
+        const size_t limb = qp_limb(c, level, k);
+        const uint64_t *rows[NTT_RNS_MAX_LIMBS];
+        for (size_t j = 0; j < beta; j++) {
+            uint64_t *t = c->T + (j * e + k) * n;
+            if (k >= j * alpha && k < (j + 1) * alpha && k < q) {
+                rows[j] = in + k * n; /* limb k is digit j's own */
+            } else {
+                set_status(&st, limb_ntt(c, limb, t, false));
+                rows[j] = t;
+            }
+        }
+        inner_limb(c, limb, rows, beta, key, k < q ? out0 + k * n : accp0 + (k - q) * n,
+                   k < q ? out1 + k * n : accp1 + (k - q) * n);
+    }
+    const ntt_status s0 = moddown_core(c, level, out0, accp0, out0);
+    const ntt_status s1 = moddown_core(c, level, out1, accp1, out1);
+    return st != NTT_OK ? st : s0 != NTT_OK ? s0 : s1;
+}
+
+ntt_status ntt_rns_key_check(const ntt_rns *c, size_t n, const uint64_t *key, size_t key_limbs)
+{
+    if (!c || !key || n != c->n || c->np == 0 || key_limbs != key_limbs_of(c)) return NTT_EINVAL;
+    for (size_t r = 0; r < key_limbs; r++)
+        if (ntt_any_geq_u64(key + r * n, n, c->primes[r % c->nlimb])) return NTT_ERANGE;
+    return NTT_OK;
+}
