@@ -873,6 +873,7 @@ void usage(FILE *f)
 
 extern "C" int bench_gpu(int argc, char **argv)
 {
+    static const char cmd[] = "ntt-bench gpu";
     const char *json = nullptr;
     bool quick = false, profile = false, headline = false;
     for (int i = 1; i < argc; i++) {
@@ -887,10 +888,10 @@ extern "C" int bench_gpu(int argc, char **argv)
             quick = true;
         } else if (!strcmp(argv[i], "--headline")) {
             headline = true;  // the headline, launch floor and host-to-host tables only
-        } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
-            json = argv[++i];
+        } else if (int r = cli_file_option(cmd, argc, argv, &i, "--json", nullptr, &json)) {
+            if (r < 0) return EXIT_USAGE;
         } else {
-            return cli_unknown_option("ntt-bench gpu", argv[i]);
+            return cli_unknown_option(cmd, argv[i]);
         }
     }
     return run_tables(json, quick, profile, headline);

@@ -279,14 +279,12 @@ extern "C" int bench_gpu_modmul(int argc, char **argv)
     const char *json = nullptr;
     int reps = 30;
     for (int i = 1; i < argc; i++) {
-        const char *v;
         int r;
         if (cli_is_help(argv[i])) {
             usage(stdout);
             return EXIT_OK;
-        } else if ((r = cli_option(cmd, argc, argv, &i, "--json", nullptr, &v)) != 0) {
+        } else if ((r = cli_file_option(cmd, argc, argv, &i, "--json", nullptr, &json)) != 0) {
             if (r < 0) return EXIT_USAGE;
-            json = v;
         } else if (!strcmp(argv[i], "--quick")) {
             reps = 5;
         } else {

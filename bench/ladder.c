@@ -58,11 +58,7 @@ typedef struct {
 } cpb_row;
 
 typedef struct {
-    size_t n;
-    int reps;
-    bool quick;
-    uint64_t seed;
-    const char *json;
+    bench_args cpu;
     int threads[16];
     int nthreads;
     unsigned sweep_max, scaling_min, scaling_max;
@@ -405,7 +401,7 @@ static int emit_json(FILE *f, void *ctxp)
     cli_json_string(f, getenv("OMP_PROC_BIND") ? getenv("OMP_PROC_BIND") : "");
     fprintf(f, ",\n  \"omp_places\": ");
     cli_json_string(f, getenv("OMP_PLACES") ? getenv("OMP_PLACES") : "");
-    fprintf(f, ",\n  \"seed\": %llu,\n  \"threads\": [", (unsigned long long)x->o->seed);
+    fprintf(f, ",\n  \"seed\": %llu,\n  \"threads\": [", (unsigned long long)x->o->cpu.seed);
     for (int i = 0; i < x->o->nthreads; i++) fprintf(f, "%s%d", i ? ", " : "", x->o->threads[i]);
     fprintf(f, "],\n  \"cycles_per_butterfly\": {\"n\": 65536, \"p\": 469762049, "
                "\"butterflies\": 524288, \"backend\": \"%s\", \"counted\": \"median time of "
@@ -490,61 +486,63 @@ static void add_simd(job *js, int *nj, const product *pr, int want)
         add_mul(js, nj, "AVX-512", pr, NTT_BACKEND_AVX512, NTT_VARIANT_FAST, 0, want);
 }
 
-/* 1: the ladder at length o->n for each modulus; warm: see run_jobs. */
-static int section_ladder(const options *o, const uint64_t *primes, int np, bool warm, tables *ts)
+/* 1: the ladder at length o->cpu.n for each modulus; warm: see run_jobs. */
+static int section_ladder(const options *o, bool warm, tables *ts)
 {
-    printf("\n== the CPU ladder: product of two random length-%zu polynomials, %s ==\n", o->n,
+    const uint64_t *primes = o->cpu.primes;
+    const int np = o->cpu.nprimes;
+    printf("\n== the CPU ladder: product of two random length-%zu polynomials, %s ==\n", o->cpu.n,
            warm ? "warm (each timed call right after an untimed one of the same row)"
                 : "interleaved (each timed call after the other rows' calls)");
     for (int pi = 0; pi < np; pi++) {
         product pr;
-        if (product_make(&pr, o->n, primes[pi], o->seed + (uint64_t)pi) != 0) return -1;
+        if (product_make(&pr, o->cpu.n, primes[pi], o->cpu.seed + (uint64_t)pi) != 0) return -1;
         job *js = calloc(24, sizeof *js);
         if (!js) return -1;
         int nj = 0;
-        const int slow = o->reps < 5 ? o->reps : 5;
+        const int slow = o->cpu.reps < 5 ? o->cpu.reps : 5;
         add_mul(js, &nj, "reports' baseline (scalar, radix 2, %)", &pr, NTT_BACKEND_SCALAR,
                 NTT_VARIANT_BASELINE, 0, slow);
-        add_mul(js, &nj, "fast scalar", &pr, NTT_BACKEND_SCALAR, NTT_VARIANT_FAST, 0, o->reps);
-        add_simd(js, &nj, &pr, o->reps);
+        add_mul(js, &nj, "fast scalar", &pr, NTT_BACKEND_SCALAR, NTT_VARIANT_FAST, 0, o->cpu.reps);
+        add_simd(js, &nj, &pr, o->cpu.reps);
         for (int t = 0; t < o->nthreads; t++) {
             char nm[64];
             name_threads(nm, sizeof nm, omp_label(), o->threads[t]);
-            add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, o->threads[t], o->reps);
+            add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, o->threads[t], o->cpu.reps);
         }
-        add_refs(js, &nj, &pr, o->reps);
+        add_refs(js, &nj, &pr, o->cpu.reps);
         const usage u0 = usage_now();
         run_jobs(js, nj, warm);
-        printf("\np = %llu (%s)\n", (unsigned long long)pr.p, product_path(o->n, pr.p));
+        printf("\np = %llu (%s)\n", (unsigned long long)pr.p, product_path(o->cpu.n, pr.p));
         print_jobs(js, nj, true);
         fflush(stdout);
         product_free(&pr);
         for (int k = 0; k < nj; k++) js[k].a = js[k].b = js[k].ref = NULL;
-        if (keep(ts, warm ? "ladder_warm" : "ladder", "polymul", o->n, primes[pi], js, nj, u0) != 0)
+        if (keep(ts, warm ? "ladder_warm" : "ladder", "polymul", o->cpu.n, primes[pi], js, nj, u0) != 0)
             return -1;
     }
     return 0;
 }
 
-/* 1b: the CRT path (moduli that are not NTT primes) at length o->n. */
+/* 1b: the CRT path (moduli that are not NTT primes) at length o->cpu.n. */
 static int section_crt(const options *o, tables *ts)
 {
     static const uint64_t mods[] = {1000000007, 9223372036854775783ull /* 2^63 - 25 */};
     const int tmax = o->threads[o->nthreads - 1];
     printf("\n== any modulus (the CRT path): product of two random length-%zu polynomials ==\n",
-           o->n);
+           o->cpu.n);
     for (size_t pi = 0; pi < sizeof mods / sizeof mods[0]; pi++) {
         product pr;
-        if (product_make(&pr, o->n, mods[pi], o->seed + 50 + pi) != 0) return -1;
+        if (product_make(&pr, o->cpu.n, mods[pi], o->cpu.seed + 50 + pi) != 0) return -1;
         job *js = calloc(8, sizeof *js);
         if (!js) return -1;
         int nj = 0;
-        add_mul(js, &nj, "scalar", &pr, NTT_BACKEND_SCALAR, NTT_VARIANT_FAST, 0, o->reps);
-        add_simd(js, &nj, &pr, o->reps);
+        add_mul(js, &nj, "scalar", &pr, NTT_BACKEND_SCALAR, NTT_VARIANT_FAST, 0, o->cpu.reps);
+        add_simd(js, &nj, &pr, o->cpu.reps);
         char nm[64];
         name_threads(nm, sizeof nm, omp_label(), tmax);
-        add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, tmax, o->reps);
-        add_refs(js, &nj, &pr, o->reps);
+        add_mul(js, &nj, nm, &pr, NTT_BACKEND_OPENMP, NTT_VARIANT_FAST, tmax, o->cpu.reps);
+        add_refs(js, &nj, &pr, o->cpu.reps);
         const usage u0 = usage_now();
         run_jobs(js, nj, false);
         printf("\np = %llu\n", (unsigned long long)pr.p);
@@ -552,7 +550,7 @@ static int section_crt(const options *o, tables *ts)
         fflush(stdout);
         product_free(&pr);
         for (int k = 0; k < nj; k++) js[k].a = js[k].b = js[k].ref = NULL;
-        if (keep(ts, "crt", "polymul", o->n, mods[pi], js, nj, u0) != 0) return -1;
+        if (keep(ts, "crt", "polymul", o->cpu.n, mods[pi], js, nj, u0) != 0) return -1;
     }
     return 0;
 }
@@ -567,11 +565,11 @@ static int section_sweep(const options *o, tables *ts)
     for (unsigned lg = 8; lg <= o->sweep_max; lg += 2) {
         const size_t n = (size_t)1 << lg;
         product pr;
-        if (product_make(&pr, n, p, o->seed + 100 + lg) != 0) return -1;
+        if (product_make(&pr, n, p, o->cpu.seed + 100 + lg) != 0) return -1;
         job *js = calloc(12, sizeof *js);
         if (!js) return -1;
         int nj = 0;
-        const int want = lg <= 14 ? o->reps : lg <= 18 ? (o->reps + 1) / 2 : 5;
+        const int want = lg <= 14 ? o->cpu.reps : lg <= 18 ? (o->cpu.reps + 1) / 2 : 5;
         if (lg <= 16)
             add_mul(js, &nj, "reports' baseline", &pr, NTT_BACKEND_SCALAR, NTT_VARIANT_BASELINE, 0,
                     want < 5 ? want : 5);
@@ -631,9 +629,9 @@ static int section_scaling(const options *o, tables *ts)
         const size_t n = (size_t)1 << lg;
         /* Eleven from 2^19 on (default): five let one slow repetition of a noisy
            shared host move a median of the thread ratios by 0.2. */
-        const int want = lg <= 18 ? o->reps : (o->reps + 1) / 2;
+        const int want = lg <= 18 ? o->cpu.reps : (o->cpu.reps + 1) / 2;
         product pr;
-        if (product_make(&pr, n, p, o->seed + 200 + lg) != 0) return -1;
+        if (product_make(&pr, n, p, o->cpu.seed + 200 + lg) != 0) return -1;
         job *js = calloc(16, sizeof *js);
         if (!js) return -1;
         int nj = 0;
@@ -655,7 +653,7 @@ static int section_scaling(const options *o, tables *ts)
         job *fs = calloc(16, sizeof *fs);
         if (!xin || !xref || !fs) return -1;
         rng_t r;
-        rng_seed(&r, o->seed + 300 + lg);
+        rng_seed(&r, o->cpu.seed + 300 + lg);
         for (size_t i = 0; i < n; i++) xin[i] = xref[i] = (uint32_t)rng_below(&r, p);
         ntt_plan *sp;
         if (ntt_plan_create(&sp, n, p, NTT_U32, NTT_BACKEND_SCALAR, NULL) != NTT_OK) return -1;
@@ -799,10 +797,10 @@ static bool parse_sections(const char *cmd, const char *list, options *o)
 int bench_ladder(int argc, char **argv)
 {
     static const char cmd[] = "ntt-bench ladder";
-    options o = {.n = 131072, .reps = 21, .seed = 20261121, .sweep_max = 20, .scaling_min = 16,
-                 .scaling_max = 24, .sections = SEC_CYCLES | SEC_LADDER | SEC_CRT | SEC_SWEEP | SEC_SCALING};
-    uint64_t primes[BENCH_MAX_MODULI] = BENCH_COURSE_MODULI;
-    int np = 4;
+    options o = {.cpu = {.n = 131072, .primes = BENCH_COURSE_MODULI, .nprimes = 4, .reps = 21,
+                         .seed = 20261121},
+                 .sweep_max = 20, .scaling_min = 16, .scaling_max = 24,
+                 .sections = SEC_CYCLES | SEC_LADDER | SEC_CRT | SEC_SWEEP | SEC_SCALING};
     bool threads_given = false, sweep_given = false, scaling_given = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -811,24 +809,12 @@ int bench_ladder(int argc, char **argv)
         if (cli_is_help(a)) {
             print_usage(stdout);
             return EXIT_OK;
-        } else if (!strcmp(a, "--quick")) {
-            o.quick = true;
-        } else if ((r = cli_number_option(cmd, argc, argv, &i, "--n", 2, 1u << 24, &x)) != 0) {
+        } else if ((r = bench_args_option(cmd, argc, argv, &i, &o.cpu)) != 0) {
             if (r < 0) return EXIT_USAGE;
-            o.n = (size_t)x;
-        } else if ((r = cli_number_option(cmd, argc, argv, &i, "--reps", 1, 10000, &x)) != 0) {
-            if (r < 0) return EXIT_USAGE;
-            o.reps = (int)x;
-        } else if ((r = cli_number_option(cmd, argc, argv, &i, "--seed", 0, UINT64_MAX, &x)) != 0) {
-            if (r < 0) return EXIT_USAGE;
-            o.seed = x;
         } else if ((r = cli_number_option(cmd, argc, argv, &i, "--sweep-max", 8, 24, &x)) != 0) {
             if (r < 0) return EXIT_USAGE;
             o.sweep_max = (unsigned)x;
             sweep_given = true;
-        } else if ((r = cli_option(cmd, argc, argv, &i, "--json", NULL, &v)) != 0) {
-            if (r < 0) return EXIT_USAGE;
-            o.json = v;
         } else if ((r = cli_option(cmd, argc, argv, &i, "--threads", NULL, &v)) != 0) {
             if (r < 0) return EXIT_USAGE;
             if (!parse_threads(v, &o)) {
@@ -849,16 +835,14 @@ int bench_ladder(int argc, char **argv)
             scaling_given = true;
         } else if ((r = cli_option(cmd, argc, argv, &i, "--sections", NULL, &v)) != 0) {
             if (r < 0 || !parse_sections(cmd, v, &o)) return EXIT_USAGE;
-        } else if ((r = cli_option(cmd, argc, argv, &i, "--primes", NULL, &v)) != 0) {
-            if (r < 0 || bench_parse_moduli(cmd, v, primes, &np) != 0) return EXIT_USAGE;
         } else if (a[0] == '-') {
             return cli_unknown_option(cmd, a);
         } else {
             return cli_extra_argument(cmd, a);
         }
     }
-    if (o.quick) {
-        o.reps = o.reps < 7 ? o.reps : 7;
+    if (o.cpu.quick) {
+        o.cpu.reps = o.cpu.reps < 7 ? o.cpu.reps : 7;
         if (!sweep_given) o.sweep_max = 16;
         if (!scaling_given) o.scaling_max = 20;
     }
@@ -887,8 +871,8 @@ int bench_ladder(int argc, char **argv)
     cpb_row cpb[2];
     const char *cpb_backend = NULL;
     const int ncpb = o.sections & SEC_CYCLES ? cycles_per_butterfly(ghz0, &cpb_backend, cpb) : 0;
-    if ((o.sections & SEC_LADDER && (section_ladder(&o, primes, np, false, &ts) != 0 ||
-                                     section_ladder(&o, primes, np, true, &ts) != 0)) ||
+    if ((o.sections & SEC_LADDER && (section_ladder(&o, false, &ts) != 0 ||
+                                     section_ladder(&o, true, &ts) != 0)) ||
         (o.sections & SEC_CRT && section_crt(&o, &ts) != 0) ||
         (o.sections & SEC_SWEEP && section_sweep(&o, &ts) != 0) ||
         (o.sections & SEC_SCALING && section_scaling(&o, &ts) != 0)) {
@@ -900,14 +884,14 @@ int bench_ladder(int argc, char **argv)
     for (int i = 0; i < ts.nt; i++)
         for (int k = 0; k < ts.t[i].nj; k++)
             if (!ts.t[i].js[k].s.ok && strncmp(ts.t[i].js[k].s.why, "FAILED", 6) == 0) rc = EXIT_MISMATCH;
-    if (o.json && rc != EXIT_FAILURE_LIB) {
+    if (o.cpu.json && rc != EXIT_FAILURE_LIB) {
         json_ctx jc = {&o, &si, bw, ghz0, ghz1, cpb_backend, cpb, ncpb, &ts};
         char why[160];
-        if (cli_atomic_write(o.json, emit_json, &jc, why, sizeof why) != 0) {
-            fprintf(stderr, "%s: %s: cannot write: %s\n", cmd, o.json, why);
+        if (cli_atomic_write(o.cpu.json, emit_json, &jc, why, sizeof why) != 0) {
+            fprintf(stderr, "%s: %s: cannot write: %s\n", cmd, o.cpu.json, why);
             if (rc == EXIT_OK) rc = EXIT_OUTPUT_IO;
         } else {
-            printf("wrote %s\n", o.json);
+            printf("wrote %s\n", o.cpu.json);
         }
     }
     for (int i = 0; i < ts.nt; i++) {

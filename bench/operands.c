@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-int bench_parse_moduli(const char *cmd, const char *list, uint64_t *p, int *count)
+/* "P1,P2,..." into p[0..*count).  0, or -1 after printing why. */
+static int parse_moduli(const char *cmd, const char *list, uint64_t *p, int *count)
 {
     int k = 0;
     const char *q = list;
@@ -30,7 +31,37 @@ int bench_parse_moduli(const char *cmd, const char *list, uint64_t *p, int *coun
     }
     fprintf(stderr, "%s: bad modulus list '%s' (1 to %d moduli, each in [2, 2^63), "
                     "separated by commas)\n", cmd, list, BENCH_MAX_MODULI);
-    return EXIT_USAGE;
+    return -1;
+}
+
+int bench_args_option(const char *cmd, int argc, char **argv, int *i, bench_args *a)
+{
+    const char *v;
+    uint64_t x;
+    int r;
+    if (!strcmp(argv[*i], "--quick")) {
+        a->quick = true;
+        return 1;
+    }
+    if ((r = cli_number_option(cmd, argc, argv, i, "--n", 2, 1u << 24, &x)) != 0) {
+        if (r > 0) a->n = (size_t)x;
+        return r;
+    }
+    if ((r = cli_number_option(cmd, argc, argv, i, "--reps", 1, 10000, &x)) != 0) {
+        if (r > 0) {
+            a->reps = (int)x;
+            a->reps_given = true;
+        }
+        return r;
+    }
+    if ((r = cli_number_option(cmd, argc, argv, i, "--seed", 0, UINT64_MAX, &x)) != 0) {
+        if (r > 0) a->seed = x;
+        return r;
+    }
+    if ((r = cli_file_option(cmd, argc, argv, i, "--json", NULL, &a->json)) != 0) return r;
+    if ((r = cli_option(cmd, argc, argv, i, "--primes", NULL, &v)) != 0)
+        return r < 0 ? r : parse_moduli(cmd, v, a->primes, &a->nprimes) == 0 ? 1 : -1;
+    return 0;
 }
 
 int bench_operands(size_t n, uint64_t p, uint64_t seed, uint64_t *a, uint64_t *b, uint64_t *ref)

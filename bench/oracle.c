@@ -33,7 +33,7 @@ int bench_oracle(int argc, char **argv)
     const char *file = NULL, *out = NULL;
     bool opts_done = false;
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *v;
+        const char *arg = argv[i];
         if (!opts_done && arg[0] == '-' && arg[1] != '\0') {
             if (strcmp(arg, "--") == 0) {
                 opts_done = true;
@@ -43,14 +43,9 @@ int bench_oracle(int argc, char **argv)
                 usage(stdout);
                 return EXIT_OK;
             }
-            int r = cli_option(cmd, argc, argv, &i, "--output", "-o", &v);
+            const int r = cli_file_option(cmd, argc, argv, &i, "--output", "-o", &out);
             if (r < 0) return EXIT_USAGE;
             if (r == 0) return cli_unknown_option(cmd, arg);
-            if (!*v) {
-                fprintf(stderr, "%s: the output file name is empty\n", cmd);
-                return EXIT_USAGE;
-            }
-            out = v;
             continue;
         }
         if (file) return cli_extra_argument(cmd, arg);

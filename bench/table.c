@@ -30,11 +30,8 @@ typedef struct {
 } row;
 
 typedef struct {
-    size_t n;
-    int reps, baseline_reps;
-    bool quick;
-    uint64_t seed;
-    const char *json;
+    bench_args cpu;
+    int baseline_reps; /* of the slow rows */
 } options;
 
 /* One modulus's table as bench_series_run sees it: its row k is rows[idx[k]]. */
@@ -124,7 +121,7 @@ static int make_rows(row *rows, const options *o, const uint64_t *a, const uint6
     r = add_row(rows, &k, "reports' baseline: radix-2, bit-reversal, %", ROW_NTT);
     r->variant = NTT_VARIANT_BASELINE;
     r->s.want = o->baseline_reps;
-    if (!o->quick) {
+    if (!o->cpu.quick) {
         static const ntt_modmul mm[] = {NTT_MODMUL_NAIVE, NTT_MODMUL_BARRETT,
                                         NTT_MODMUL_MONTGOMERY};
         for (size_t i = 0; i < sizeof mm / sizeof mm[0]; i++) {
@@ -132,13 +129,13 @@ static int make_rows(row *rows, const options *o, const uint64_t *a, const uint6
             snprintf(nm, sizeof nm, "ntt scalar, %s", ntt_modmul_name(mm[i]));
             r = add_row(rows, &k, nm, ROW_NTT);
             r->plan.modmul = mm[i];
-            r->s.want = o->reps;
+            r->s.want = o->cpu.reps;
         }
     }
     r = add_row(rows, &k, "ntt scalar, shoup (default)", ROW_NTT);
-    r->s.want = o->reps;
+    r->s.want = o->cpu.reps;
     r = add_row(rows, &k, "ntt scalar, shoup (default) again", ROW_NTT);
-    r->s.want = o->reps;
+    r->s.want = o->cpu.reps;
     r = add_row(rows, &k, "ntt scalar, cold: plan built in the call", ROW_NTT);
     r->cold = true;
     r->s.want = o->baseline_reps;
@@ -149,14 +146,14 @@ static int make_rows(row *rows, const options *o, const uint64_t *a, const uint6
         r = add_row(rows, &k, nm, ROW_NTT);
         r->backend = (ntt_backend)be;
         r->plan.threads = 1;
-        r->s.want = o->reps;
+        r->s.want = o->cpu.reps;
     }
     for (int lib = 0; lib < REF_COUNT; lib++) {
         if (!ref_name((ref_lib)lib)) continue;
         r = add_row(rows, &k, ref_name((ref_lib)lib), ROW_REF);
         r->lib = (ref_lib)lib;
-        r->job = ref_prepare(r->lib, a, o->n, b, o->n, p);
-        r->s.want = o->reps;
+        r->job = ref_prepare(r->lib, a, o->cpu.n, b, o->cpu.n, p);
+        r->s.want = o->cpu.reps;
         if (!r->job) snprintf(r->s.why, sizeof r->s.why, "%s", ref_unprepared(r->lib));
     }
     return k;
@@ -209,8 +206,8 @@ static int emit_json(FILE *f, void *ctxp)
     fprintf(f, "  \"method\": \"each row verified against a GMP product first; 2 warm-up "
                "calls; repetitions interleaved across rows, the cold row's after the others'; "
                "CLOCK_MONOTONIC around one call; single thread\",\n");
-    fprintf(f, "  \"n\": %zu,\n  \"seed\": %llu,\n  \"moduli\": [\n", x->o->n,
-            (unsigned long long)x->o->seed);
+    fprintf(f, "  \"n\": %zu,\n  \"seed\": %llu,\n  \"moduli\": [\n", x->o->cpu.n,
+            (unsigned long long)x->o->cpu.seed);
     for (int i = 0; i < x->nres; i++) {
         const modulus_result *m = &x->res[i];
         fprintf(f, "    {\"p\": %llu, \"rows\": [\n", (unsigned long long)m->p);
@@ -256,50 +253,36 @@ static void usage(FILE *f)
 int bench_table(int argc, char **argv)
 {
     static const char cmd[] = "ntt-bench table";
-    options o = {.n = 131072, .reps = 31, .baseline_reps = 7, .seed = 20261121};
-    uint64_t primes[BENCH_MAX_MODULI] = BENCH_COURSE_MODULI;
-    int nprimes = 4;
-    bool reps_given = false;
+    options o = {.cpu = {.n = 131072, .primes = BENCH_COURSE_MODULI, .nprimes = 4, .reps = 31,
+                         .seed = 20261121},
+                 .baseline_reps = 7};
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        uint64_t x;
+        const char *a = argv[i];
         int r;
         if (cli_is_help(a)) {
             usage(stdout);
             return EXIT_OK;
-        } else if (!strcmp(a, "--quick")) {
-            o.quick = true;
-        } else if ((r = cli_number_option(cmd, argc, argv, &i, "--n", 2, 1u << 24, &x)) != 0) {
+        } else if ((r = bench_args_option(cmd, argc, argv, &i, &o.cpu)) != 0) {
             if (r < 0) return EXIT_USAGE;
-            o.n = (size_t)x;
-        } else if ((r = cli_number_option(cmd, argc, argv, &i, "--reps", 1, 10000, &x)) != 0) {
-            if (r < 0) return EXIT_USAGE;
-            o.reps = (int)x;
-            reps_given = true;
-        } else if ((r = cli_number_option(cmd, argc, argv, &i, "--seed", 0, UINT64_MAX, &x)) != 0) {
-            if (r < 0) return EXIT_USAGE;
-            o.seed = x;
-        } else if ((r = cli_option(cmd, argc, argv, &i, "--json", NULL, &v)) != 0) {
-            if (r < 0) return EXIT_USAGE;
-            o.json = v;
-        } else if ((r = cli_option(cmd, argc, argv, &i, "--primes", NULL, &v)) != 0) {
-            if (r < 0 || bench_parse_moduli(cmd, v, primes, &nprimes) != 0) return EXIT_USAGE;
         } else if (a[0] == '-') {
             return cli_unknown_option(cmd, a);
         } else {
             return cli_extra_argument(cmd, a);
         }
     }
-    if (o.quick && !reps_given) {
-        o.reps = 11;
+    if (o.cpu.reps_given) {
+        o.baseline_reps = o.cpu.reps < 7 ? o.cpu.reps : 7;
+    } else if (o.cpu.quick) {
+        o.cpu.reps = 11;
         o.baseline_reps = 3;
     }
-    if (reps_given) o.baseline_reps = o.reps < 7 ? o.reps : 7;
+    const uint64_t *primes = o.cpu.primes;
+    const int nprimes = o.cpu.nprimes;
 
     sysinfo si;
     sysinfo_read(&si);
     const double bw = sysinfo_memcpy_gbps((size_t)64 << 20);
-    const size_t n = o.n, lc = 2 * n - 1;
+    const size_t n = o.cpu.n, lc = 2 * n - 1;
     printf("%s: product of two random length-%zu polynomials (%zu coefficients out), "
            "single thread\n",
            cmd, n, lc);
@@ -308,7 +291,7 @@ int bench_table(int argc, char **argv)
     printf("method: each row verified against GMP, then 2 warm-up calls, then %d repetitions "
            "(%d for slow rows)\n        interleaved across rows (the cold row's after the others'), "
            "CLOCK_MONOTONIC around one call;\n        times exclude converting inputs\n",
-           o.reps, o.baseline_reps);
+           o.cpu.reps, o.baseline_reps);
     const double bytes = (double)(2 * n + lc) * 8;
     printf("memory floor: %.1f MB in and out at the measured memcpy rate %.1f GB/s = %.1f us\n",
            bytes / 1e6, bw, bytes / (bw * 1e9) * 1e6);
@@ -328,7 +311,7 @@ int bench_table(int argc, char **argv)
     int rc = EXIT_OK;
     for (int pi = 0; pi < nprimes; pi++) {
         const uint64_t p = primes[pi];
-        if (bench_operands(n, p, o.seed + (uint64_t)pi, a, b, ref) != 0) {
+        if (bench_operands(n, p, o.cpu.seed + (uint64_t)pi, a, b, ref) != 0) {
             fprintf(stderr, "%s: out of memory in the GMP oracle\n", cmd);
             rc = EXIT_FAILURE_LIB;
             break;
@@ -356,14 +339,14 @@ int bench_table(int argc, char **argv)
         print_table(m, n);
         fflush(stdout);
     }
-    if (o.json && rc != EXIT_FAILURE_LIB) {
+    if (o.cpu.json && rc != EXIT_FAILURE_LIB) {
         json_ctx jc = {&o, &si, bw, res, nprimes};
         char why[160];
-        if (cli_atomic_write(o.json, emit_json, &jc, why, sizeof why) != 0) {
-            fprintf(stderr, "%s: %s: cannot write: %s\n", cmd, o.json, why);
+        if (cli_atomic_write(o.cpu.json, emit_json, &jc, why, sizeof why) != 0) {
+            fprintf(stderr, "%s: %s: cannot write: %s\n", cmd, o.cpu.json, why);
             if (rc == EXIT_OK) rc = EXIT_OUTPUT_IO;
         } else {
-            printf("\nwrote %s\n", o.json);
+            printf("\nwrote %s\n", o.cpu.json);
         }
     }
     for (int pi = 0; pi < nprimes; pi++)

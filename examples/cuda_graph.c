@@ -73,7 +73,8 @@ int main(void)
     NTT_CHECK(ntt_plan_create(&plan, N, P, NTT_U32, NTT_BACKEND_CUDA, &opts));
 
     const size_t bytes = (size_t)COUNT * N * sizeof(uint32_t);
-    uint32_t *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes), *ref = malloc(N * sizeof *ref);
+    uint32_t *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
+    uint32_t *ref = malloc(N * sizeof *ref);
     uint32_t *d_a, *d_b, *d_c;
     if (!a || !b || !c || !ref) {
         fprintf(stderr, "out of memory\n");

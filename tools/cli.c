@@ -64,6 +64,17 @@ int cli_option(const char *cmd, int argc, char **argv, int *i, const char *lng,
     return 1;
 }
 
+int cli_file_option(const char *cmd, int argc, char **argv, int *i, const char *lng,
+                    const char *shrt, const char **path)
+{
+    const int r = cli_option(cmd, argc, argv, i, lng, shrt, path);
+    if (r > 0 && !**path) {
+        fprintf(stderr, "%s: the %s file name is empty\n", cmd, lng);
+        return -1;
+    }
+    return r;
+}
+
 int cli_number_option(const char *cmd, int argc, char **argv, int *i, const char *lng,
                       uint64_t lo, uint64_t hi, uint64_t *v)
 {

@@ -42,6 +42,10 @@ int cli_parse_u64(const char *s, uint64_t *v);
    after printing a usage error. */
 int cli_option(const char *cmd, int argc, char **argv, int *i, const char *lng,
                const char *shrt, const char **val);
+/* An option whose value is a file name: as cli_option, and -1 also after an
+   empty name. */
+int cli_file_option(const char *cmd, int argc, char **argv, int *i, const char *lng,
+                    const char *shrt, const char **path);
 /* An option whose value is a whole number in [lo, hi]: as cli_option, with
    *v set, and -1 also after a value out of range or not a number. */
 int cli_number_option(const char *cmd, int argc, char **argv, int *i, const char *lng,

@@ -310,6 +310,25 @@ static int emit_json(FILE *f, void *vctx)
     return 0;
 }
 
+/* The row of a case whose .in (in == NULL) or .out could not be read,
+   printed and kept; false when out of memory. */
+static bool unreadable_row(const table_layout *t, row_list *rows, const char *id,
+                           const ntt_course_input *in, row_status status, const char *path,
+                           ntt_status st, const ntt_io_error *err)
+{
+    case_row r = {.id = dup_string(id), .status = status};
+    if (in) {
+        r.n = in->n;
+        r.p = in->p;
+    }
+    r.error = io_error_text(path, st, err);
+    print_row(t, &r);
+    if (r.id && r.error && row_push(rows, &r) == 0) return true;
+    free(r.id);
+    free(r.error);
+    return false;
+}
+
 /* Fills c with a value no product can contain, so that a call which fails
    to write part of c cannot pass the check on an earlier call's output. */
 static void poison(uint64_t *c, size_t len) { memset(c, 0xff, len * sizeof *c); }
@@ -397,7 +416,7 @@ int cmd_cases(int argc, char **argv)
     product_opts o = {0};
     bool opts_done = false;
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *v;
+        const char *arg = argv[i];
         if (!opts_done && arg[0] == '-' && arg[1] != '\0') {
             if (strcmp(arg, "--") == 0) {
                 opts_done = true;
@@ -410,16 +429,9 @@ int cmd_cases(int argc, char **argv)
             int r = cli_number_option(cmd, argc, argv, &i, "--reps", 1, 1000000, &reps64);
             if (r < 0) return EXIT_USAGE;
             if (r > 0) continue;
-            r = cli_option(cmd, argc, argv, &i, "--json", NULL, &v);
+            r = cli_file_option(cmd, argc, argv, &i, "--json", NULL, &json);
             if (r < 0) return EXIT_USAGE;
-            if (r > 0) {
-                if (!*v) {
-                    fputs("ntt cases: the --json file name is empty\n", stderr);
-                    return EXIT_USAGE;
-                }
-                json = v;
-                continue;
-            }
+            if (r > 0) continue;
             r = product_option(cmd, argc, argv, &i, &bname, &o);
             if (r < 0) return -r;
             if (r > 0) continue;
@@ -495,18 +507,9 @@ int cmd_cases(int argc, char **argv)
         ntt_course_input in;
         ntt_io_error err;
         ntt_status st = ntt_course_read(inpath, &in, &err);
-        case_row base = {0};
         if (st != NTT_OK) {
-            base.id = dup_string(id);
-            base.status = ROW_BAD_INPUT;
-            base.error = io_error_text(inpath, st, &err);
             if (!fail_rc) fail_rc = cli_exit_code(st);
-            print_row(&t, &base);
-            if (!base.id || row_push(&rows, &base)) {
-                free(base.id);
-                free(base.error);
-                oom = true;
-            }
+            oom = !unreadable_row(&t, &rows, id, NULL, ROW_BAD_INPUT, inpath, st, &err);
             free(inpath);
             free(outpath);
             continue;
@@ -518,18 +521,8 @@ int cmd_cases(int argc, char **argv)
         if (stat(outpath, &sb) == 0) {
             st = ntt_coeffs_read(outpath, &expect, &elen, &err);
             if (st != NTT_OK) {
-                base.id = dup_string(id);
-                base.n = in.n;
-                base.p = in.p;
-                base.status = ROW_BAD_OUT;
-                base.error = io_error_text(outpath, st, &err);
                 if (!fail_rc) fail_rc = cli_exit_code(st);
-                print_row(&t, &base);
-                if (!base.id || row_push(&rows, &base)) {
-                    free(base.id);
-                    free(base.error);
-                    oom = true;
-                }
+                oom = !unreadable_row(&t, &rows, id, &in, ROW_BAD_OUT, outpath, st, &err);
                 ntt_course_free(&in);
                 free(inpath);
                 free(outpath);

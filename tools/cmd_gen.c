@@ -77,9 +77,8 @@ int cmd_gen(int argc, char **argv)
                 seed_text = v;
                 continue;
             }
-            if ((r = cli_option(cmd, argc, argv, &i, "--output", "-o", &v)) != 0) {
+            if ((r = cli_file_option(cmd, argc, argv, &i, "--output", "-o", &out)) != 0) {
                 if (r < 0) return EXIT_USAGE;
-                out = v;
                 continue;
             }
             return cli_unknown_option(cmd, arg);
@@ -101,10 +100,6 @@ int cmd_gen(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (!cli_parse_u64(seed_text, &seed)) return bad_number("--seed", seed_text, "[0, 2^64)");
-    if (out && !*out) {
-        fputs("ntt gen: the output file name is empty\n", stderr);
-        return EXIT_USAGE;
-    }
 
     uint64_t *a = malloc(2 * (size_t)n * sizeof *a);
     if (!a) {

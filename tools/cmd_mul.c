@@ -34,7 +34,7 @@ int cmd_mul(int argc, char **argv)
     product_opts o = {0};
     bool opts_done = false;
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *v;
+        const char *arg = argv[i];
         if (!opts_done && arg[0] == '-' && arg[1] != '\0') {
             if (strcmp(arg, "--") == 0) {
                 opts_done = true;
@@ -44,16 +44,9 @@ int cmd_mul(int argc, char **argv)
                 mul_usage(stdout);
                 return EXIT_OK;
             }
-            int r = cli_option(cmd, argc, argv, &i, "--output", "-o", &v);
+            int r = cli_file_option(cmd, argc, argv, &i, "--output", "-o", &out);
             if (r < 0) return EXIT_USAGE;
-            if (r > 0) {
-                if (!*v) {
-                    fprintf(stderr, "%s: the output file name is empty\n", cmd);
-                    return EXIT_USAGE;
-                }
-                out = v;
-                continue;
-            }
+            if (r > 0) continue;
             r = product_option(cmd, argc, argv, &i, &bname, &o);
             if (r < 0) return -r;
             if (r > 0) continue;

@@ -1,15 +1,16 @@
 // sync_probe: what a dependency between two phases of work over the whole
 // GPU costs when the phases carry data, four ways, with programmatic
-// dependent launch (PDL) as the library's kernels use it.  Each phase reads and writes 2^18 u32 (1 MiB, in L2),
-// every element feeding another block's (j -> j ^ 4096), over 128 blocks of
-// 512 threads, as the 2^18 product's passes: (a) one kernel per phase with
-// PDL, (b) one kernel per phase, (c) one cooperative kernel with
-// cooperative_groups grid syncs, (d) the same with a barrier of our own (one
-// atomic per block, release / acquire flag).  Phases alternate between two
-// buffers; each configuration runs once from zeros and is checked (every
-// element equal to the phase count), then its graph is timed (time_graph).
-// The slope over the phase count is what a boundary plus a phase's work
-// costs (docs/EXPERIMENTS.md has what it found).  Built with the CUDA backend:
+// dependent launch (PDL) as the library's kernels use it.  Each phase reads
+// and writes 2^18 u32 (1 MiB, in L2), every element feeding another block's
+// (j -> j ^ 4096), over 128 blocks of 512 threads, as the 2^18 product's
+// passes: (a) one kernel per phase with PDL, (b) one kernel per phase,
+// (c) one cooperative kernel with cooperative_groups grid syncs, (d) the
+// same with a barrier of our own (one atomic per block, release / acquire
+// flag).  Phases alternate between two buffers; each configuration runs
+// once from zeros and is checked (every element equal to the phase count),
+// then its graph is timed (time_graph).  The slope over the phase count is
+// what a boundary plus a phase's work costs (docs/EXPERIMENTS.md has what
+// it found).  Built with the CUDA backend:
 //   cmake --build build --target sync_probe && build/bench/probes/sync_probe
 #include <cooperative_groups.h>
 #include <cstdint>
