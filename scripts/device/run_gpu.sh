@@ -9,6 +9,7 @@
 #   env          machine, driver, toolkit, clocks
 #   test         tests/test_cuda (every size 2^1..2^24, bit-exact vs scalar;
 #                NTT_TEST_PART=1, 2 or 3 runs one part, for calls of limited time)
+#   example      examples/cuda_graph (device pointers, a stream and a graph)
 #   sanitize     compute-sanitizer memcheck and racecheck on test_cuda (small sizes)
 #   bench        ntt-bench gpu --json
 #   profile      ncu on the headline kernels (ntt-bench gpu --profile, PROFILE_CASES)
@@ -45,6 +46,7 @@ if [ -n "${NTT_GPU_BUNDLE:-}" ]; then
   # Binaries built on the developer's machine (scripts/device/gpu_bundle.sh), carried.
   step "bundle $NTT_GPU_BUNDLE"
   bench=$NTT_GPU_BUNDLE/ntt-bench test_cuda=$NTT_GPU_BUNDLE/test_cuda
+  example=$NTT_GPU_BUNDLE/cuda_graph
   export LD_LIBRARY_PATH=$PWD/$NTT_GPU_BUNDLE/lib:${LD_LIBRARY_PATH:-}
 else
   step build
@@ -53,7 +55,7 @@ else
     { cp /tmp/cmake.log "$OUT/"; tail -30 /tmp/cmake.log; exit 1; }
   cmake --build "$build" -j "$jobs" >/tmp/build.log 2>&1 ||
     { cp /tmp/build.log "$OUT/"; grep -E "error" -A3 /tmp/build.log | head -60; exit 1; }
-  bench=$build/ntt-bench test_cuda=$build/tests/test_cuda
+  bench=$build/ntt-bench test_cuda=$build/tests/test_cuda example=$build/examples/cuda_graph
 fi
 
 for stage in "$@"; do
@@ -69,6 +71,11 @@ for stage in "$@"; do
     step test_cuda
     timeout "${TEST_TIMEOUT:-580}" "$test_cuda" 2>&1 | tee "$OUT/test_cuda.log" | tail -12
     echo "test_cuda exit ${PIPESTATUS[0]}"
+    ;;
+  example)
+    step examples/cuda_graph
+    "$example" 2>&1 | tee "$OUT/example.log"
+    echo "cuda_graph exit ${PIPESTATUS[0]}"
     ;;
   sanitize)
     step compute-sanitizer
