@@ -20,7 +20,8 @@
    Besides the rows: the memcpy bandwidth of one rank alone and of every
    rank at once, and an MPI_Alltoall sweep over message sizes, for the
    cost model (scripts/mpi_model.py). */
-#include "mpi_bench.h"
+#include "bench.h"
+#include "sysinfo.h"
 #include "mpi_pmpi.h"
 #include "master_slave.h"
 #include "mpi_internal.h"
@@ -33,18 +34,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifdef NTT_MPI_BENCH_COMMIT
-#include "ntt_git_commit.h"
-static const char *build_commit(void) { return NTT_GIT_COMMIT; }
-#else
-/* Built without the ntt command's commit header: the environment's
-   NTT_BENCH_COMMIT (scripts/device/mpi_scaling.sh sets it). */
-static const char *build_commit(void)
-{
-    const char *c = getenv("NTT_BENCH_COMMIT");
-    return c && *c ? c : "unknown";
-}
-#endif
 
 static int g_rank, g_size;
 

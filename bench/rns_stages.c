@@ -39,16 +39,9 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#if defined(__has_include)
-#if __has_include("ntt_git_commit.h")
-#include "ntt_git_commit.h"
-#endif
-#endif
-#ifndef NTT_GIT_COMMIT
-#define NTT_GIT_COMMIT "unknown"
-#endif
 
-int bench_rns(int argc, char **argv);
+#include "bench.h"
+#include "sysinfo.h"
 
 /* ---- small helpers ---------------------------------------------------------------- */
 
@@ -890,7 +883,7 @@ int bench_rns(int argc, char **argv)
     char model[128];
     cpu_model(model, sizeof model);
     printf("  machine: %s, %d logical CPUs; load average %.2f at the start, %.2f at the end; commit %s\n",
-           model, max_threads(), load0, load1, NTT_GIT_COMMIT);
+           model, max_threads(), load0, load1, build_commit());
 
     if (json) {
         FILE *f = fopen(json, "w");
@@ -898,7 +891,7 @@ int bench_rns(int argc, char **argv)
             fprintf(stderr, "ntt-bench rns: cannot write %s\n", json);
             return 1;
         }
-        fprintf(f, "{\n  \"bench\": \"rns\",\n  \"commit\": \"%s\",\n  \"cpu\": \"%s\",\n", NTT_GIT_COMMIT, model);
+        fprintf(f, "{\n  \"bench\": \"rns\",\n  \"commit\": \"%s\",\n  \"cpu\": \"%s\",\n", build_commit(), model);
         fprintf(f, "  \"logical_cpus\": %d,\n  \"loadavg_start\": %.2f,\n  \"loadavg_end\": %.2f,\n", max_threads(), load0, load1);
         fprintf(f, "  \"n\": %zu,\n  \"q_count\": %d,\n  \"p_count\": %d,\n  \"dnum\": %d,\n", n, NQ, NP, DNUM);
         fprintf(f, "  \"primes\": [");
@@ -948,9 +941,3 @@ int bench_rns(int argc, char **argv)
     for (int i = 0; i < nr; i++) all &= rows[i].ok;
     return all ? 0 : 1;
 }
-
-#ifdef NTT_BENCH_RNS_MAIN
-/* The temporary stand-alone program (ntt_bench_rns) until ntt-bench has
-   its rns subcommand. */
-int main(int argc, char **argv) { return bench_rns(argc, argv); }
-#endif

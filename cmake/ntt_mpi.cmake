@@ -64,19 +64,10 @@ install(TARGETS ntt_mpi_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # it is linked into, so both are an object library: a program that links
 # it gets every object, the wrapper's MPI_* ahead of libmpi's.
 add_library(ntt_bench_mpi_objs OBJECT bench/mpi_bench.c bench/mpi_pmpi.c)
-target_include_directories(ntt_bench_mpi_objs PUBLIC bench PRIVATE src/mpi src/core)
-target_link_libraries(ntt_bench_mpi_objs PUBLIC ntt_mpi_static m)
+target_include_directories(ntt_bench_mpi_objs PRIVATE bench src/mpi src/core)
+target_link_libraries(ntt_bench_mpi_objs PUBLIC ntt_mpi_static ntt_tool_support m)
+target_compile_definitions(ntt_bench_mpi_objs PRIVATE NTT_HAVE_MPI_BENCH)
 target_compile_options(ntt_bench_mpi_objs PRIVATE ${NTT_WARN})
-if(TARGET ntt_git_commit)
-  add_dependencies(ntt_bench_mpi_objs ntt_git_commit)
-  target_include_directories(ntt_bench_mpi_objs PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/generated)
-  target_compile_definitions(ntt_bench_mpi_objs PRIVATE NTT_MPI_BENCH_COMMIT)
-endif()
-# TEMPORARY (until `ntt-bench mpi` calls bench_mpi): begin
-add_executable(ntt_bench_mpi bench/mpi_bench_main.c)
-target_link_libraries(ntt_bench_mpi PRIVATE ntt_bench_mpi_objs)
-target_compile_options(ntt_bench_mpi PRIVATE ${NTT_WARN})
-# TEMPORARY: end
 
 # ---- install: header, libraries, pkg-config, CMake package -------------------------
 include(CMakePackageConfigHelpers)

@@ -1,13 +1,13 @@
 /*
- * test_crt: ntt_polymul_mod against the GMP oracle (tools/oracle.c) for
+ * test_crt: ntt_polymul_mod against the GMP oracle (bench/gmp_oracle.c) for
  * random moduli in [2, 2^63) (bit length uniform in 2..63, primes and
  * composites) and lengths up to 2^16, the named moduli, all-(p-1) inputs
  * at the largest length and at the exact edge between the two- and the
  * three-prime CRT, ntt_cache_clear() in the middle and at the end, and two
  * threads calling ntt_polymul_mod at once (the plan cache).
  */
+#include "gmp_oracle.h"
 #include "test_common.h"
-#include "tool.h"
 
 #include <inttypes.h>
 #include <pthread.h>

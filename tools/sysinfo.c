@@ -1,6 +1,19 @@
-/* The machine a result was measured on (BENCHMARKING.md rule 6), the host
-   copy bandwidth that bounds memory-bound kernels (rule 2), and ntt info. */
-#include "tool.h"
+/* The machine a result was measured on, its clock and the host bandwidths
+   (sysinfo.h). */
+#include "sysinfo.h"
+
+#include "cli.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
 
 /* Written at every build by cmake/git_commit.cmake; other builds may pass
    -DNTT_GIT_COMMIT instead. */
@@ -18,16 +31,12 @@ const char *build_commit(void)
     return NTT_GIT_COMMIT;
 }
 
-#include <stdbool.h>
-#include <stdint.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-#include <stdlib.h>
-#include <string.h>
-#include <sys/utsname.h>
-#include <time.h>
-#include <unistd.h>
+double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 /* Copies the value of a "key<tabs>: value" line of /proc/cpuinfo. */
 static bool cpuinfo_value(const char *line, const char *key, char *dst, size_t len)
@@ -236,81 +245,4 @@ void sysinfo_read_gbps(size_t bytes, const int *threads, int count, double *gbps
     }
     (void)sink;
     free(w);
-}
-
-/* ---- ntt info ------------------------------------------------------------------ */
-
-static void info_usage(FILE *f)
-{
-    fputs("usage: ntt info\n"
-          "\n"
-          "Prints the library version, which backends are available (and which one\n"
-          "'auto' picks), the CPU, the kernel, the compiler and git commit of this\n"
-          "build, and the measured host memcpy bandwidth.\n",
-          f);
-}
-
-static void info_library(void)
-{
-    printf("ntt %d.%d.%d\n", NTT_VERSION_MAJOR, NTT_VERSION_MINOR, NTT_VERSION_PATCH);
-}
-
-/* One line per backend: "  NAME  available" or "  NAME  not available". */
-static void info_backends(void)
-{
-    puts("backends:");
-    for (int i = 1; i < NTT_BACKEND_COUNT; i++) {
-        const ntt_backend b = (ntt_backend)i;
-        printf("  %-8s  %s\n", ntt_backend_name(b),
-               ntt_backend_available(b) ? "available" : "not available");
-    }
-    const char *env = getenv("NTT_BACKEND");
-    printf("  %-8s  -> %s%s%s%s\n", "auto", ntt_backend_name(ntt_backend_resolve_auto()),
-           env ? " (NTT_BACKEND=" : "", env ? env : "", env ? ")" : "");
-}
-
-static void info_machine(const sysinfo *si)
-{
-    printf("cpu:          %s\n", si->cpu_model);
-    printf("logical CPUs: %d\n", si->logical_cpus);
-    printf("SIMD flags:   %s\n", si->cpu_flags[0] ? si->cpu_flags : "(none found)");
-    printf("kernel:       %s\n", si->kernel);
-}
-
-static void info_build(const sysinfo *si)
-{
-    printf("compiler:     %s\n", si->compiler);
-    printf("git commit:   %s\n", si->commit);
-}
-
-static void info_memory(void)
-{
-    const size_t bytes = (size_t)64 << 20;
-    fflush(stdout); /* the measurement takes a moment: show what we have */
-    const double gbps = sysinfo_memcpy_gbps(bytes);
-    if (gbps > 0)
-        printf("memcpy:       %.1f GB/s (read + write, 64 MiB buffers, median of 7)\n", gbps);
-    else
-        printf("memcpy:       not measured (out of memory)\n");
-}
-
-int cmd_info(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            info_usage(stdout);
-            return EXIT_OK;
-        }
-        fprintf(stderr, "ntt info: unexpected argument '%s'\nTry 'ntt info --help'.\n",
-                argv[i]);
-        return EXIT_USAGE;
-    }
-    sysinfo si;
-    sysinfo_read(&si);
-    info_library();
-    info_backends();
-    info_machine(&si);
-    info_build(&si);
-    info_memory();
-    return EXIT_OK;
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The MPI strong-scaling sweep (issue 49) on one multi-core host:
 #   bash scripts/device/mpi_scaling.sh [--build-only | --run-only] OUTDIR
-# builds libntt_mpi and the benchmark from this checkout (CPU only: no CUDA,
-# no GMP/FLINT/NTL needed) into build-mpi/, then runs
-#   mpirun -n P ntt_bench_mpi --n 20..26 --json OUTDIR/mpi_P<P>.json
+# builds ntt-bench with its MPI section from this checkout (CPU only: no
+# CUDA, FLINT or NTL; GMP, which ntt-bench needs) into build-mpi/ -- or
+# takes the ntt-bench named by BENCH, built elsewhere -- then runs
+#   mpirun -n P ntt-bench mpi --n 20..26 --json OUTDIR/mpi_P<P>.json
 # for P = 1, 2, 4, 8, 16 (RANKS overrides; REPS, SIZES, P_MOD too) and fits
 # the cost model (scripts/mpi_model.py) to the files, writing
 # OUTDIR/model.txt, OUTDIR/model.json and OUTDIR/model.svg.
@@ -19,6 +20,7 @@ esac
 out=${1:?usage: mpi_scaling.sh [--build-only|--run-only] OUTDIR}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-$src/build-mpi}
+bench=${BENCH:-$build/ntt-bench}
 ranks=${RANKS:-1 2 4 8 16}
 reps=${REPS:-10}
 sizes=${SIZES:-20,21,22,23,24,25,26}
@@ -27,38 +29,35 @@ mkdir -p "$out"
 
 if [ "$mode" != run ]; then
   cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DNTT_ENABLE_CUDA=OFF \
-        -DNTT_BUILD_TOOLS=OFF -DNTT_BUILD_TESTS=OFF >"$out/cmake.log"
-  cmake --build "$build" -j"$(nproc)" --target ntt_bench_mpi ntt_mpi_cli >>"$out/cmake.log"
+        -DNTT_ENABLE_REFS=OFF -DNTT_BUILD_TESTS=OFF >"$out/cmake.log"
+  cmake --build "$build" -j"$(nproc)" --target ntt_bench ntt_mpi_cli >>"$out/cmake.log"
 fi
 [ "$mode" = build ] && exit 0
 
 # Open MPI refuses root without these; --oversubscribe in case the host
 # counts fewer cores than the largest rank count.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-NTT_BENCH_COMMIT=$(git -C "$src" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-git -C "$src" diff --quiet 2>/dev/null || NTT_BENCH_COMMIT="$NTT_BENCH_COMMIT-dirty"
-export NTT_BENCH_COMMIT
 mpirun=$(command -v mpirun || command -v mpiexec)
 # Containers that forbid process_vm_readv break Open MPI's single-copy
 # shared-memory transfers: fall back to copies through shared buffers.
-if ! "$mpirun" --oversubscribe --bind-to none -n 2 "$build/ntt_bench_mpi" --n 16 --reps 1 \
+if ! "$mpirun" --oversubscribe --bind-to none -n 2 "$bench" mpi --n 16 --reps 1 \
      --no-sweep --no-openmp --no-baseline >"$out/probe.txt" 2>&1; then
   export OMPI_MCA_btl_vader_single_copy_mechanism=none
   echo "note: the 2-rank probe failed; OMPI_MCA_btl_vader_single_copy_mechanism=none" |
     tee -a "$out/probe.txt"
-  "$mpirun" --oversubscribe --bind-to none -n 2 "$build/ntt_bench_mpi" --n 16 --reps 1 \
+  "$mpirun" --oversubscribe --bind-to none -n 2 "$bench" mpi --n 16 --reps 1 \
     --no-sweep --no-openmp --no-baseline >>"$out/probe.txt" 2>&1
 fi
 {
   echo "host: $(hostname), $(nproc) logical CPUs"
   lscpu 2>/dev/null | grep -E "Model name|Socket|Core|Thread|NUMA node\(s\)|L3" || true
   "$mpirun" --version 2>&1 | head -n 1
-  echo "commit: $NTT_BENCH_COMMIT"
+  echo "ntt-bench: $bench ($("$bench" --version 2>&1 | head -n 1))"
   echo "single copy: ${OMPI_MCA_btl_vader_single_copy_mechanism:-default}"
 } | tee "$out/machine.txt"
 for p in $ranks; do
   echo "== $p ranks"
-  "$mpirun" --oversubscribe --bind-to none -n "$p" "$build/ntt_bench_mpi" --n "$sizes" \
+  "$mpirun" --oversubscribe --bind-to none -n "$p" "$bench" mpi --n "$sizes" \
     --p "$pmod" --reps "$reps" --json "$out/mpi_P$p.json" | tee "$out/mpi_P$p.txt"
 done
 python3 "$src/scripts/mpi_model.py" --svg "$out/model.svg" --json "$out/model.json" \

@@ -1,10 +1,10 @@
 #!/bin/sh
-# atomic_output.sh NTT EXAMPLES WORK
+# atomic_output.sh NTT DATA WORK
 # Output files are written atomically: a failed run leaves an existing OUT
 # byte-identical and creates no OUT; no temporary files are left behind; an
 # output path that cannot be written gives exit status 6.
 set -u
-ntt=$1 ex=$2 work=$3
+ntt=$1 data=$2 work=$3
 . "$(dirname "$0")/lib.sh"
 fresh_dir "$work"
 
@@ -33,28 +33,27 @@ run 4 "$ntt" mul "$work/bad_format.in" -o "$work/new.out"
 echo "ok: no OUT for a failed run"
 
 # Success replaces OUT completely.
-run 0 "$ntt" mul "$ex/0.in" -o "$work/out"
-cmp -s "$work/out" "$ex/0.out" || fail "OUT is not the product after a successful run"
+run 0 "$ntt" mul "$data/0.in" -o "$work/out"
+cmp -s "$work/out" "$data/0.out" || fail "OUT is not the product after a successful run"
 echo "ok: a successful run replaces OUT"
 
 # Unwritable output paths: a directory, a path in a missing directory.
 mkdir "$work/adir"
-run 6 "$ntt" mul "$ex/0.in" -o "$work/adir"
+run 6 "$ntt" mul "$data/0.in" -o "$work/adir"
 grep -q "cannot write" "$work/last.err" || fail "no 'cannot write' message: $(cat "$work/last.err")"
 [ -d "$work/adir" ] && [ -z "$(ls -A "$work/adir")" ] || fail "the directory was changed"
-run 6 "$ntt" mul "$ex/0.in" -o "$work/no/such/dir/out"
+run 6 "$ntt" mul "$data/0.in" -o "$work/no/such/dir/out"
 run 6 "$ntt" gen 10 7 --seed 1 -o "$work/no/such/dir/x.in"
-run 6 "$ntt" gen 10 7 --seed 1 -o "$work/g.in" --expect "$work/no/such/dir/x.out"
-run 6 "$ntt" cases "$ex" --reps 1 --json "$work/no/such/dir/x.json"
-run 6 "$ntt" cases "$ex" --reps 1 --json "$work/adir"
+run 6 "$ntt" cases "$data" --reps 1 --json "$work/no/such/dir/x.json"
+run 6 "$ntt" cases "$data" --reps 1 --json "$work/adir"
 if [ "$(id -u)" -ne 0 ]; then
     # root ignores directory permissions, so this part runs for users only.
     mkdir "$work/ro" && chmod 555 "$work/ro"
-    run 6 "$ntt" mul "$ex/0.in" -o "$work/ro/out"
+    run 6 "$ntt" mul "$data/0.in" -o "$work/ro/out"
     chmod 755 "$work/ro"
 fi
 if [ -w /dev/full ]; then
-    "$ntt" mul "$ex/0.in" >/dev/full 2>"$work/last.err"
+    "$ntt" mul "$data/0.in" >/dev/full 2>"$work/last.err"
     [ $? -eq 6 ] || fail "writing the product to /dev/full did not exit 6"
     "$ntt" gen 100 7 --seed 1 >/dev/full 2>"$work/last.err"
     [ $? -eq 6 ] || fail "writing gen output to /dev/full did not exit 6"

@@ -1,17 +1,19 @@
 #!/bin/sh
-# course_cases.sh NTT EXAMPLES WORK
-# The course's workflow: case 0 from EXAMPLES plus the four large cases
-# (n = 131072, the course's moduli) generated with their GMP products into
-# WORK, then `ntt cases WORK` must find every row correct, in id order.
+# course_cases.sh NTT NTT_BENCH DATA WORK
+# The course's workflow, as scripts/run.sh runs it: case 0 from DATA plus the
+# four large cases (n = 131072, the course's moduli) made with `ntt gen`,
+# their expected products with `ntt-bench oracle` (GMP), then
+# `ntt cases WORK` must find every row correct, in id order.
 set -u
-ntt=$1 ex=$2 work=$3
+ntt=$1 bench=$2 data=$3 work=$4
 . "$(dirname "$0")/lib.sh"
 fresh_dir "$work"
 
-cp "$ex/0.in" "$ex/0.out" "$work/" || fail "cannot copy case 0"
+cp "$data/0.in" "$data/0.out" "$work/" || fail "cannot copy case 0"
 id=1
 for p in 7340033 104857601 469762049 1337006139375617; do
-    run 0 "$ntt" gen 131072 "$p" --seed "$id" -o "$work/$id.in" --expect "$work/$id.out"
+    run 0 "$ntt" gen 131072 "$p" --seed "$id" -o "$work/$id.in"
+    run 0 "$bench" oracle "$work/$id.in" -o "$work/$id.out"
     id=$((id + 1))
 done
 

@@ -1,6 +1,9 @@
 #!/bin/sh
 # install_test.sh BUILD_DIR SOURCE_DIR: installs BUILD_DIR into a fresh
-# prefix and builds consumer.c there with pkg-config and with find_package.
+# prefix, checks that the installed `ntt` loads neither GMP, FLINT nor NTL,
+# and builds programs against the package: consumer.c with pkg-config and
+# with find_package, and the examples/ folder on its own (find_package),
+# whose programs check their own results.
 set -eu
 build=$1
 src=$2
@@ -12,6 +15,18 @@ for f in include/ntt.h lib/pkgconfig/ntt.pc lib/cmake/ntt/nttConfig.cmake lib/li
   [ -e "$work/prefix/$f" ] || ls "$work/prefix"/lib*/*/"${f#lib/}" >/dev/null 2>&1 ||
     ls "$work/prefix"/lib*/"${f#lib/}" >/dev/null 2>&1 || { echo "missing after install: $f"; exit 1; }
 done
+
+# The command is libntt's alone: the benchmark libraries stay with ntt-bench.
+if [ -x "$work/prefix/bin/ntt" ]; then
+  deps=$(ldd "$work/prefix/bin/ntt")
+  echo "$deps"
+  if echo "$deps" | grep -E 'lib(gmp|flint|ntl)[.-]'; then
+    echo "the installed ntt loads GMP, FLINT or NTL"
+    exit 1
+  fi
+  "$work/prefix/bin/ntt" --version
+fi
+
 pc=$(dirname "$(find "$work/prefix" -name ntt.pc | head -n 1)")
 flags=$(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs ntt)
 libdir=$(PKG_CONFIG_PATH=$pc pkg-config --variable=libdir ntt)
@@ -21,4 +36,9 @@ cmake -S "$src/tests/install" -B "$work/cm" -DCMAKE_PREFIX_PATH="$work/prefix" >
 cmake --build "$work/cm" >/dev/null
 LD_LIBRARY_PATH=$libdir "$work/cm/consumer_shared"
 "$work/cm/consumer_static"
+
+cmake -S "$src/examples" -B "$work/ex" -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DCMAKE_C_FLAGS="-Wall -Wextra -Werror" >/dev/null
+cmake --build "$work/ex" >/dev/null
+LD_LIBRARY_PATH=$libdir ctest --test-dir "$work/ex" --output-on-failure
 echo "install test passed"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench_counts.sh "MPIEXEC -n" "FLAGS" NTT_BENCH_MPI WORK
+# bench_counts.sh "MPIEXEC -n" "FLAGS" NTT_BENCH WORK  (runs NTT_BENCH mpi ...)
 # The MPI benchmark on 3 ranks at small sizes: it must verify every row and
 # its PMPI wrapper must count exactly two all-to-alls per four-step product
 # (and none for the master-slave baseline, which broadcasts and gathers).
@@ -12,7 +12,7 @@ mkdir -p "$work"
 json="$work/bench_counts.json"
 rm -f "$json"
 # shellcheck disable=SC2086
-$mpiexec 3 $flags "$exe" --n 8,11,14 --reps 3 --no-sweep --json "$json" </dev/null || {
+$mpiexec 3 $flags "$exe" mpi --n 8,11,14 --reps 3 --no-sweep --json "$json" </dev/null || {
     echo "FAIL: the benchmark exited with $?"
     exit 1
 }

@@ -1,0 +1,29 @@
+/* The subcommands of ntt-bench.  argv[0] is the subcommand's name; each
+   handles --help and returns an exit code of cli.h. */
+#ifndef NTT_BENCH_H
+#define NTT_BENCH_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int bench_table(int argc, char **argv);  /* table.c */
+int bench_ladder(int argc, char **argv); /* ladder.c */
+int bench_oracle(int argc, char **argv); /* oracle.c */
+int bench_rns(int argc, char **argv);    /* rns_stages.c: RNS/CKKS stages (issue 46) */
+#ifdef NTT_HAVE_MPI_BENCH
+/* mpi_bench.c: distributed products under mpiexec (issue 49).  Initializes
+   MPI if the caller has not (and then finalizes it); 0, 1 if a product was
+   wrong, 2 for a bad command line, 8 for other failures. */
+int bench_mpi(int argc, char **argv);
+#endif
+#ifdef NTT_HAVE_CUDA
+int bench_gpu(int argc, char **argv);        /* gpu.cu */
+int bench_gpu_modmul(int argc, char **argv); /* gpu_modmul.cu */
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

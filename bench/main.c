@@ -1,0 +1,131 @@
+/* ntt-bench: every measurement of ntt, one subcommand each.  A new
+   benchmark (rns, mpi, multigpu, ...) is a file with an entry point of
+   bench.h's shape and one row of `subcommands` below; a row whose entry
+   point was not built here (run == NULL) still answers --help and says why
+   it cannot run. */
+#include "bench.h"
+
+#include "cli.h"
+#include "sysinfo.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv); /* NULL: not in this build */
+    const char *args;                  /* the usage line after the name */
+    const char *what;                  /* one line for the list */
+    const char *missing;               /* why run is NULL */
+} subcommand;
+
+#ifdef NTT_HAVE_CUDA
+#define CUDA_ONLY(f) f
+#else
+#define CUDA_ONLY(f) NULL
+#endif
+#define NO_CUDA "this build has no CUDA backend (nvcc was not found when it was configured)"
+#ifdef NTT_HAVE_MPI_BENCH
+#define MPI_ONLY(f) f
+#else
+#define MPI_ONLY(f) NULL
+#endif
+#define NO_MPI "this build has no MPI (libopenmpi-dev was not found when it was configured)"
+
+static const subcommand subcommands[] = {
+    {"table", bench_table, "[--n N] [--primes P,...] [--reps R] [--quick] [--json FILE]",
+     "one product, every CPU backend and modmul, FLINT and NTL", NULL},
+    {"ladder", bench_ladder,
+     "[--threads T,...] [--n N] [--reps R] [--quick] [--sections S] [--json FILE]",
+     "the reports' CPU ladder, time against length, thread scaling", NULL},
+    {"gpu", CUDA_ONLY(bench_gpu), "[--quick] [--headline] [--json FILE]",
+     "the CUDA backend: headline, launch floor, host to host, the reports' GPU ladder", NO_CUDA},
+    {"gpu-modmul", CUDA_ONLY(bench_gpu_modmul), "[--json FILE]",
+     "modular multiplication chains on the GPU", NO_CUDA},
+    {"rns", bench_rns, "[--n N] [--reps R] [--threads T] [--flush MIB] [--quick] [--json FILE]",
+     "RNS/CKKS stages: modUp, modDown, rescale, key switch, cold, with NTT shares", NULL},
+    {"mpi", MPI_ONLY(bench_mpi), "[--n L1,L2,..] [--p P] [--reps R] [--backend B] [--json FILE] (under mpiexec)",
+     "distributed products: four-step and the reports' master-slave, all-to-alls counted",
+     NO_MPI},
+    {"oracle", bench_oracle, "IN [-o OUT]",
+     "the GMP product of a course file (its expected output)", NULL},
+};
+
+#define NSUB (sizeof subcommands / sizeof subcommands[0])
+
+static void usage(FILE *f)
+{
+    fputs("usage: ntt-bench <subcommand> [options]\n"
+          "\n"
+          "The measurements of ntt (docs/BENCHMARKING.md): every row checked before it is\n"
+          "timed, the machine stated, --json FILE keeps every repetition.\n"
+          "\n"
+          "subcommands:\n",
+          f);
+    for (size_t i = 0; i < NSUB; i++)
+        fprintf(f, "  %-11s %s%s\n", subcommands[i].name, subcommands[i].what,
+                subcommands[i].run ? "" : " (not in this build)");
+    fputs("  help        this text; help SUBCOMMAND: its usage\n"
+          "\n"
+          "ntt-bench SUBCOMMAND --help gives its options; ntt-bench --version the build.\n",
+          f);
+}
+
+static const subcommand *find(const char *name)
+{
+    for (size_t i = 0; i < NSUB; i++)
+        if (strcmp(subcommands[i].name, name) == 0) return &subcommands[i];
+    return NULL;
+}
+
+static int run(const subcommand *s, int argc, char **argv)
+{
+    if (s->run) return s->run(argc, argv);
+    for (int i = 1; i < argc; i++)
+        if (cli_is_help(argv[i])) {
+            printf("usage: ntt-bench %s %s\n\n%s.\nNot in this build: %s.\n", s->name, s->args,
+                   s->what, s->missing);
+            return EXIT_OK;
+        }
+    fprintf(stderr, "ntt-bench %s: %s\n", s->name, s->missing);
+    return EXIT_UNSUPPORTED;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (cli_is_help(name)) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(name, "--version") == 0) {
+        printf("ntt-bench %d.%d.%d (commit %s)\n", NTT_VERSION_MAJOR, NTT_VERSION_MINOR,
+               NTT_VERSION_PATCH, build_commit());
+        return EXIT_OK;
+    }
+    if (strcmp(name, "help") == 0) {
+        if (argc == 2) {
+            usage(stdout);
+            return EXIT_OK;
+        }
+        const subcommand *s = find(argv[2]);
+        if (!s || argc > 3) {
+            fprintf(stderr, "ntt-bench help: unknown subcommand '%s'\n", argv[2]);
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+        char *hargv[] = {argv[2], "--help", NULL};
+        return run(s, 2, hargv);
+    }
+    const subcommand *s = find(name);
+    if (!s) {
+        fprintf(stderr, "ntt-bench: unknown subcommand '%s'\n\n", name);
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    return run(s, argc - 1, argv + 1);
+}

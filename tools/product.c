@@ -1,0 +1,94 @@
+/* Options, call and failure text of a course file's product (product.h). */
+#include "product.h"
+
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void list_names(FILE *f, const char *(*name)(int), int count)
+{
+    for (int i = 0; i < count; i++) fprintf(f, "%s%s", i ? ", " : "", name(i));
+}
+
+static const char *backend_name_i(int i) { return ntt_backend_name((ntt_backend)i); }
+static const char *modmul_name_i(int i) { return ntt_modmul_name((ntt_modmul)i); }
+static const char *variant_name_i(int i) { return ntt_variant_name((ntt_variant)i); }
+
+#define N_MODMUL (NTT_MODMUL_SHOUP + 1)
+
+int product_backend(const char *cmd, const char *name, bool all_too, ntt_backend *b)
+{
+    if (ntt_backend_from_name(name, b) != NTT_OK) {
+        fprintf(stderr, "%s: unknown backend '%s' (valid: ", cmd, name);
+        list_names(stderr, backend_name_i, NTT_BACKEND_COUNT);
+        fprintf(stderr, "%s)\n", all_too ? ", all" : "");
+        return EXIT_USAGE;
+    }
+    if (!ntt_backend_available(*b)) {
+        fprintf(stderr, "%s: backend '%s' is not available on this machine (available:", cmd,
+                ntt_backend_name(*b));
+        for (int i = 0; i < NTT_BACKEND_COUNT; i++)
+            if (ntt_backend_available((ntt_backend)i))
+                fprintf(stderr, " %s", ntt_backend_name((ntt_backend)i));
+        fputs(")\n", stderr);
+        return EXIT_UNSUPPORTED;
+    }
+    return 0;
+}
+
+static int parse_modmul(const char *cmd, const char *name, ntt_modmul *m)
+{
+    if (ntt_modmul_from_name(name, m) == NTT_OK) return 0;
+    fprintf(stderr, "%s: unknown modmul '%s' (valid: ", cmd, name);
+    list_names(stderr, modmul_name_i, N_MODMUL);
+    fputs(")\n", stderr);
+    return EXIT_USAGE;
+}
+
+static int parse_variant(const char *cmd, const char *name, ntt_variant *v)
+{
+    if (ntt_variant_from_name(name, v) == NTT_OK) return 0;
+    fprintf(stderr, "%s: unknown variant '%s' (valid: ", cmd, name);
+    list_names(stderr, variant_name_i, NTT_VARIANT_COUNT);
+    fputs(")\n", stderr);
+    return EXIT_USAGE;
+}
+
+int product_option(const char *cmd, int argc, char **argv, int *i, const char **bname,
+                   product_opts *o)
+{
+    const char *v;
+    int r;
+    if ((r = cli_option(cmd, argc, argv, i, "--backend", NULL, &v)) != 0) {
+        if (r < 0) return -EXIT_USAGE;
+        *bname = v;
+        return 1;
+    }
+    if ((r = cli_option(cmd, argc, argv, i, "--modmul", NULL, &v)) != 0) {
+        if (r < 0) return -EXIT_USAGE;
+        int e = parse_modmul(cmd, v, &o->plan.modmul);
+        return e ? -e : 1;
+    }
+    if ((r = cli_option(cmd, argc, argv, i, "--variant", NULL, &v)) != 0) {
+        if (r < 0) return -EXIT_USAGE;
+        int e = parse_variant(cmd, v, &o->variant);
+        return e ? -e : 1;
+    }
+    return 0;
+}
+
+ntt_status product_run(const ntt_course_input *in, ntt_backend b, const product_opts *o,
+                       uint64_t *c)
+{
+    return ntt_polymul_mod_variant(c, in->a, in->n, in->b, in->n, in->p, b, &o->plan, o->variant);
+}
+
+void product_failure_text(char *buf, size_t len, const char *path, ntt_status st,
+                          ntt_backend b, const product_opts *o)
+{
+    const ntt_backend ran = b == NTT_BACKEND_AUTO ? ntt_backend_resolve_auto() : b;
+    snprintf(buf, len, "%s: product failed on backend %s%s (modmul %s, variant %s): %s", path,
+             b == NTT_BACKEND_AUTO ? "auto = " : "", ntt_backend_name(ran),
+             ntt_modmul_name(o->plan.modmul), ntt_variant_name(o->variant), ntt_status_string(st));
+}
