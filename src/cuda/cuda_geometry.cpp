@@ -1,7 +1,7 @@
 // The fast path's pass plans (cuda_geometry.h): which levels each pass of a
 // transform and of a product takes, over how wide column groups, with which
 // kernel variants (compact or staged twiddles, ranges), and what each launch
-// asks of the device.  Host code only, apart from the CUDA runtime, so that
+// asks of the device.  Plain host code without CUDA, so that
 // tests/test_cuda_geometry.cpp checks every size, width and kind on any
 // machine.  The measurements behind each threshold are in
 // docs/EXPERIMENTS.md.
