@@ -115,8 +115,7 @@ typedef enum ntt_modmul {
                                   twiddle; pointwise products use Montgomery.
                                   The CUDA fast path's u64 plans whose primes
                                   all lie below 2^50 keep w' = w/p as a double
-                                  and compute in the FP64 units (environment
-                                  NTT_CUDA_FP64=0: the integer kernels) */
+                                  and compute in the FP64 units */
 } ntt_modmul;
 
 NTT_API const char *ntt_modmul_name(ntt_modmul m); /* "default", "naive", ... */

@@ -5,7 +5,11 @@
    kernel, batches and RNS plans, the host-pointer and the device-pointer
    calls, ntt_polymul_mod on the GPU (CRT included); and the errors: bad
    sizes, device memory exhausted, wrong plans.  NTT_TEST_PART (main) runs
-   one part of it.  Exits 77 without a usable GPU. */
+   one part of it.  NTT_TEST_CUDA_<SWITCH> sets the CUDA tuning switches
+   (src/core/cuda_tuning_env.h: COMPACT_LOG, RHO, BOTTOM, ...) for the whole
+   run, so that small sizes reach the kernels of large ones.  Exits 77
+   without a usable GPU. */
+#include "cuda_tuning_env.h"
 #include "test_common.h"
 
 #include <cuda_runtime_api.h>
@@ -493,6 +497,14 @@ int main(void)
         printf("test_cuda: no usable CUDA device: skipped\n");
         return TEST_SKIP;
     }
+    ntt_cuda_tuning tuning;
+    const char *bad = "";
+    CHECK_STATUS(NTT_OK, ntt_cuda_tuning_from_env(&tuning, "NTT_TEST_CUDA_", &bad),
+                 "NTT_TEST_CUDA_%s", bad);
+    CHECK_STATUS(NTT_OK, ntt_cuda_tuning_set(&tuning), "tuning");
+    printf("tuning: fp64 %d cap %d stw %d rho %d logc %d bottom %d compact_log %d carveout %d\n",
+           tuning.fp64, tuning.cap, tuning.stw, tuning.rho, tuning.logc, tuning.bottom,
+           tuning.compact_log, tuning.carveout);
     const char *ml = getenv("NTT_TEST_MAX_LOG");
     if (ml) max_log = atoi(ml) < 1 ? 1 : atoi(ml) > 24 ? 24 : atoi(ml);
     /* NTT_TEST_FAST_ONLY=1: the fast path only (racecheck runs reach the

@@ -1,4 +1,5 @@
-// Device arithmetic and the per-modulus constants shared by the CUDA kernels.
+// Device arithmetic shared by the CUDA kernels (the per-modulus constants
+// they read: cuda_mod.h), and the launch macros the CPU stand-in replaces.
 // Ranges follow the CPU code (src/core/arith.h): u32 needs p < 2^30, u64
 // p < 2^62, so that 4p fits in an element; the fast path's u32 Shoup
 // kernels let values reach 8p when p < 2^29 (group_butterflies).
@@ -8,6 +9,8 @@
 #include <cstdint>
 #include <cstring>
 #include <cuda_runtime.h>
+
+#include "cuda_mod.h"
 
 // Kernel launches and dynamic shared memory go through these macros so that
 // tests/cuda_emu can run the same code on a CPU (it defines them first).
@@ -26,63 +29,6 @@
 namespace nttc {
 
 typedef unsigned __int128 u128;
-
-// Modular multiplication kinds, numbered as ntt_modmul, and K_FP64: the
-// u64 Shoup kind of the fast path when every prime lies below 2^kFp64Bits
-// (plan_kind), computed in the FP64 units (below).
-enum { K_NAIVE = 1, K_BARRETT = 2, K_MONT = 3, K_SHOUP = 4, K_FP64 = 5 };
-
-// A twiddle and its kind-specific companion: nothing (naive, Barrett), the
-// Shoup quotient floor(w 2^k / p), or for Montgomery the value in
-// Montgomery form wR mod p with x = (wR) p^-1 mod 2^k.
-// Aligned to its size, so that one 8- or 16-byte load brings both.
-template <class T> struct alignas(2 * sizeof(T)) Tw {
-    T w, x;
-};
-
-// The constants the arithmetic needs, small enough for registers.
-template <class T> struct Ar {
-    T p, p2, p4;  // p, 2p, 4p
-    T pinv;       // p^-1 mod 2^k (signed Montgomery: t = hi(ab) - hi(lo(ab) pinv p))
-    T np;         // -p mod 2^k (u64 Shoup, mulw)
-    uint64_t mu;  // Barrett: u32 floor(2^64 / p); u64 floor(2^(2k) / p)
-    unsigned k;   // bit length of p
-    double dp, dpi;  // K_FP64: p and 1/p rounded
-};
-
-// Everything a kernel needs about one modulus; lives in device memory, one
-// per plan modulus.
-template <class T> struct Mod {
-    Ar<T> a;
-    T one_m;      // R mod p, Montgomery form of 1
-    // 1/n scaling folded into the last inverse level: s for x+y, s1 = s winv[1]
-    // for (x-y); the _mul pair also undoes the pointwise product's factor F.
-    Tw<T> s_inv, s1_inv, s_mul, s1_mul, fix;
-    // On-the-fly twiddles (Montgomery kind): r^j R for j < 2^A in rlo, and
-    // r^(j 2^A) R in rhi; any r^t, t < N/2, is one Montgomery product.
-    const T *rlo, *rhi;
-    unsigned A;
-    uint64_t e0, nfull;  // E(1) and the order N of r (n or 2n)
-    // Tree-order tables (other kinds), each twiddle beside its companion so
-    // that one 8- or 16-byte load brings both.
-    const Tw<T> *ftw, *itw;
-    // Compact twiddles (cuda_fast.cuh, group_butterflies; u32 Shoup and FP64 plans):
-    // ftl[l][2^j + m] = ftw[2^(j+l) + m 2^l] for l = 1..3 (itl: itw), and
-    // rho[0][2^l + t] = w(l, t) / w(l, 0) for t < 2^l (rho[1]: inverse).
-    const Tw<T> *ftl[4], *itl[4];
-    Tw<T> rho[2][16];
-    // Computed staging (cuda_fast.cuh, rho_stage): rtw[2^l + t] = w(l, t) / w(l, 0)
-    // for the levels l of a transform's bottom pass (irtw: the inverse's); null
-    // where the forward's copies the tree's twiddles and the inverse's reads them.
-    const Tw<T> *rtw, *irtw;
-    // The reports' kernels: stage tables in DIT order, offset m/2 - 1 for
-    // stage m (values and companions), and roots for power-computed ones.
-    const T *lfw, *lfwx, *liw, *liwx;
-    T omega, omega_inv;           // root of order n and its inverse, plain
-    T omega_m, omega_inv_m;       // ... in Montgomery form
-    T psi_m, psi_inv_m;           // negacyclic twist root (order 2n), Montgomery form
-    Tw<T> ninv_m;                 // 1/n as a Montgomery-kind twiddle
-};
 
 // ---- launches -----------------------------------------------------------------
 
@@ -104,15 +50,21 @@ cudaError_t launch_pdl(void (*k)(A...), dim3 g, dim3 b, size_t smem, cudaStream_
 }
 #endif
 
+// One thread per element: n <= 2^30 gives at most 2^22 blocks of 256, well
+// inside gridDim.x's 2^31 - 1; items along y.
+inline dim3 grid1d(size_t n, size_t items, int block)
+{
+    return dim3((unsigned)((n + block - 1) / block), (unsigned)items);
+}
+
 // A kernel launched by NTT_LAUNCH_PDL may be scheduled while the kernel
 // before it in the stream is still draining (its blocks exiting, its
 // writes being flushed), which hides most of the launch gap between
 // dependent kernels.  It waits here, before its first access to memory,
 // until that kernel has finished and its writes are visible.  The kernels
 // never signal their dependents early (griddepcontrol.launch_dependents):
-// on an H200 that made the product slower (18.1 -> 19.1 us at 2^18, early
-// blocks crowding SMs the running kernel still used), where leaving it to
-// block exit gave 18.1 -> 16.5 us (bench/results/gpu-h200-2026-11-21h-*).
+// that made the product slower, early blocks crowding SMs the running
+// kernel still used, where leaving it to block exit gained.
 __device__ __forceinline__ void grid_dep_wait()
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -202,7 +154,7 @@ __device__ __forceinline__ uint64_t csub(uint64_t x, uint64_t m)
 // ---- FP64 arithmetic (K_FP64) --------------------------------------------------
 // A u64 modular product is a chain of 32-bit partial products on the
 // integer multiply-add pipe (the high word of y w', the low words of y w
-// and q p), which kept that pipe 62-66% busy in the u64 passes; a Hopper
+// and q p), which kept that pipe the busiest in the u64 passes; a Hopper
 // SM has as many FP64 lanes as INT32 ones, idle until then.  For p < 2^50
 // the product is six FP64 operations (the FFT-over-doubles method of
 // FLINT's fft_small): with w' = w/p rounded, q = round(y w') is the
@@ -212,7 +164,6 @@ __device__ __forceinline__ uint64_t csub(uint64_t x, uint64_t m)
 // arrays and tiles between rounds and passes), converted from and to
 // [0, p) where a transform reads its input and writes its output.  The _rn
 // intrinsics keep the compiler from fusing or reordering any of it.
-constexpr int kFp64Bits = 50;
 constexpr double kTwo52 = 4503599627370496.0;           // 2^52
 constexpr uint64_t kTwo52Bits = 0x4330000000000000ull;  // its bits
 // 1.5 2^52: for |x| < 2^51, x + kRound - kRound is x rounded to an integer.

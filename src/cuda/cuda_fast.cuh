@@ -1,20 +1,14 @@
-// The fast path: a transform is a few passes, each a kernel over column
-// tiles in shared memory.
-//
-// Pass geometry.  Element index x of a size-2^D transform is split as
-// x = hi . mid . lo (bit fields, widths d0, P, lo).  A pass runs the tree
-// levels d0 .. d0+P-1: for fixed (hi, lo) the 2^P elements mid = 0..2^P-1
-// form one "column", a P-level subtree rooted at tree node 2^d0 + hi.  A
-// block takes C columns: C consecutive lo (coalesced loads when lo > 0) or,
-// in the last pass (lo = 0), C consecutive contiguous subtrees.  Inside the
-// block each thread takes radix-8 or radix-16 groups (three or four levels
-// in registers) per round, with one shared-memory exchange between rounds;
-// each group reads its twiddles from the tree-order tables (a bottom pass's
-// later rounds from its copy in shared memory, has_stw) or, for the
-// Montgomery kind, makes them on the fly from two small tables.
+// The fast path's kernels: a transform is a few passes, each a kernel over
+// column tiles in shared memory (the geometry: cuda_geometry.h).  Inside
+// the block each thread takes radix-8 or radix-16 groups (three or four
+// levels in registers) per round, with one shared-memory exchange between
+// rounds; each group reads its twiddles from the tree-order tables (a
+// bottom pass's later rounds from its copy in shared memory, has_stw) or,
+// for the Montgomery kind, makes them on the fly from two small tables.
 #pragma once
 
 #include "cuda_common.cuh"
+#include "cuda_geometry.h"
 
 namespace nttc {
 
@@ -23,44 +17,6 @@ enum {
     F_SCALE_INV = 2,  // the root level applies 1/n (ntt_inverse)
     F_SCALE_MUL = 4   // the root level applies 1/n and undoes F (polymul)
 };
-
-struct Geom {
-    int d0, P, lo, logC;
-    int rmax;  // most levels one round keeps in registers (3 or 4)
-    int ct;    // compact twiddles (group_butterflies): u32 Shoup or FP64 kind, P >= kMinCompactP
-    int cap;   // values stay below cap p (lazy ranges, below): 4, or 8 (plan_cap)
-    int stw;   // a bottom pass stages its column's twiddles in shared memory (has_stw)
-    int many;  // the launch has more blocks than the device has SMs (pass_occ; launch_pass)
-};
-
-// A pass's P levels split into the fewest rounds of at most rmax levels,
-// the sizes as even as they can be (the larger ones first): fewer rounds
-// are fewer trips through shared memory and fewer barriers, and even
-// sizes keep every round's thread count close to the others'.
-__host__ __device__ constexpr int round_count(int P, int rmax) { return (P + rmax - 1) / rmax; }
-__host__ __device__ constexpr int round_size(int P, int rmax, int idx)
-{
-    return P / round_count(P, rmax) + (idx < P % round_count(P, rmax) ? 1 : 0);
-}
-__host__ __device__ constexpr int round_start(int P, int rmax, int idx)
-{
-    return idx * (P / round_count(P, rmax)) +
-           (idx < P % round_count(P, rmax) ? idx : P % round_count(P, rmax));
-}
-
-// The kernels are made for each column height P (levels per pass) up to
-// this: with P known, every shared-memory offset of a group and the
-// global offsets of a bottom pass are constants of the instruction, where
-// a run-time P cost about five integer instructions per element access
-// (SASS of 642032a: some 40% of a radix-16 round).
-constexpr int kMaxP = 14;
-// Columns of more levels than this exist only in u32 transforms
-// (plan_passes): products (the fused kernel's two tiles) and u64 stop here.
-constexpr int kMaxFusedP = 13;
-// Compact twiddles are made for the passes of this many levels and more
-// (u32 Shoup and FP64 kinds): the bottom passes of the sizes whose tables
-// outgrow L2 or whose twiddle loads cost more than the products they save.
-constexpr int kMinCompactP = 10;
 
 template <class T> struct PassArgs {
     const T *in[2];     // operand blockIdx.z
@@ -73,56 +29,6 @@ template <class T> struct PassArgs {
     Geom g;
     int flags;
 };
-
-// Shared-memory banks.  A warp's accesses to a tile run without conflicts
-// when its lanes hit distinct banks: 32 four-byte banks for u32; for u64
-// each half-warp's 16 eight-byte slots (a 64-bit access is served by halves).
-// So the low kBankBits(T) lane bits of every access must reach distinct
-// bank (slot) numbers.  Element m of a column lies at tile_pad(m), so
-// that bit k of m moves the address by 2^k (k < 5) or 2^k + 2^(k-5), whose
-// bank is 2^(k-5) for 5 <= k < 10: a set of lane bits is conflict-free when
-// the 2-adic valuations of their address steps mod 2^kBankBits are all
-// different (tile_valuation).  Columns lie RS apart (tile_rs) and the
-// rounds order their groups (round_r's `where`) so that they are.
-template <class T> __host__ __device__ constexpr int kBankBits() { return sizeof(T) == 4 ? 5 : 4; }
-
-// One word of padding per 32 in a column.
-__host__ __device__ constexpr int tile_pad(int m) { return m + (m >> 5); }
-
-// The 2-adic valuation of v mod 2^B, or 99 when that is 0.
-__host__ __device__ constexpr int tile_valuation(unsigned v, int B)
-{
-    v &= (1u << B) - 1;
-    if (v == 0) return 99;
-    int k = 0;
-    for (; !(v & 1); v >>= 1) k++;
-    return k;
-}
-
-// Tiles with columns side by side (lo > 0) take the lane bits of their
-// column number (c) first: with RS's valuation B - logC the columns cover
-// the upper banks, and the bits of each column's groups the lower ones.
-// Columns of fewer than 9 levels keep an odd RS: there the u64 passes
-// (no rotation, see round_r) would move conflicts from stores to loads
-// (2^16 x 40 and the 2^16 products lost 1-3% on an H100).
-__host__ __device__ constexpr bool tile_cols_swz(int P, int logC)
-{
-    return logC > 0 && P >= 9;
-}
-// The valuation RS takes there, which is also how many lane bits a round
-// must find among its groups' own bits (round_r); 0 where RS stays odd.
-__host__ __device__ constexpr int tile_need(int P, int logC, int B)
-{
-    return tile_cols_swz(P, logC) && logC < B ? B - logC : 0;
-}
-__host__ __device__ constexpr int tile_rs(int P, int logC, int B)
-{
-    const int base = tile_pad(1 << P);
-    if (!tile_cols_swz(P, logC)) return base + 1;
-    int x = 1;
-    while (tile_valuation((unsigned)(base + x), B) != tile_need(P, logC, B)) x++;
-    return base + x;
-}
 
 // u64 tiles of one column (a bottom pass, lo = 0).  A round's half-warp
 // lanes take element bits {0,1,2,3}, {0,1,4,5}, {2,3,4,5}, {0,1,5,6},
@@ -140,11 +46,10 @@ __host__ __device__ constexpr int tile_swz(int m)
 }
 
 // Which kernels swizzle: the FP64 kind's without compact twiddles, which
-// wait on shared memory (FP64 forward 2^16 x 40 on an H100: 34.8-35.4 ->
-// 32.8-33.1 us).  The integer kernels wait on their multiply pipe, and the
-// XOR's address arithmetic (an address per element, not per group) cost
-// them more than the conflicts; the compact-twiddle FP64 passes lost too
-// (docs/ARCHITECTURE.md, Tile layout; gpu-h100-2026-11-23j-swz.txt).
+// wait on shared memory.  The integer kernels wait on their multiply pipe,
+// and the XOR's address arithmetic (an address per element, not per group)
+// cost them more than the conflicts; the compact-twiddle FP64 passes lost
+// too (docs/ARCHITECTURE.md, Tile layout).
 __host__ __device__ constexpr bool tile_swizzles(int K, bool CT) { return K == K_FP64 && !CT; }
 
 // The low F bits of x rotated left by s.
@@ -197,11 +102,6 @@ __device__ __forceinline__ Geom bottom_geom(Geom g)
     g.lo = 0;
     g.logC = 0;
     return g;
-}
-
-template <class T> __host__ __device__ inline size_t tile_bytes(const Geom &g)
-{
-    return (size_t)(1 << g.logC) * (size_t)tile_rs(g.P, g.logC, kBankBits<T>()) * sizeof(T);
 }
 
 template <class T> __device__ __forceinline__ T *align_up(unsigned char *p, size_t off)
@@ -295,11 +195,8 @@ __device__ __forceinline__ void group_level_tw(Tw<T> (&w)[1 << (r - 1)], int q, 
 // earlier sums, since the pair of a level q > 0 whose elements were
 // differences at level q-1 (bit q-1 of e set) adds two values below 2p.
 // With CAP = 8 that saves half the conditional subtractions of a forward
-// pass and three in eight of an inverse radix-16 round.  Each is a single
-// instruction (VIADDMNMX): on an H100 the 2^24 forward's passes executed
-// 3-4% fewer instructions in the same time, the 2^22 forward and the 2^24
-// product gained 3% and 1.4%, the rest stayed level (bench/results/
-// gpu-h100-2026-11-22e-cap8.txt, ncu-h100-2026-11-22e-cap.txt).
+// pass and three in eight of an inverse radix-16 round, each a single
+// instruction (VIADDMNMX).
 template <int CAP> __host__ __device__ constexpr bool fwd_reduces(int level)
 {
     return CAP == 4 || level % 2 == 0;
@@ -372,10 +269,7 @@ __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, ui
     // once, more registers than its kernels have: the Shoup kind loads
     // each level's while the level before works (PF); in the others, there
     // for the reports' comparisons, it made 12- and 13-level kernels spill
-    // more (ptxas), and they load each level's at its turn.  On an H100,
-    // forward 2^24 172.3 -> 169.9 us (hoisting) -> 167.9 us (PF), 2^20 15.8
-    // -> 15.2 us, 2^18 9.3 -> 9.1 us, products level (bench/results/
-    // gpu-h100-2026-11-22h-twiddles.txt).
+    // more (ptxas), and they load each level's at its turn.
     constexpr bool HOIST = r <= 3 || CT;
     constexpr bool PF = !HOIST && K == K_SHOUP;
     Tw<T> wl[HOIST ? r : PF ? 2 : 1][1 << (r - 1)];
@@ -468,9 +362,7 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
     // The round of a bottom pass's last levels (GLO = 0) holds R consecutive
     // elements per group, R-aligned: 16-byte accesses where the caller's
     // array allows them.  Element by element, each warp-wide store wrote a
-    // word into each of 32 sectors, eight times over: on an H100 the u32
-    // forward 2^24 went 167.7 -> 159.5 us, 2^22 46.0 -> 39.8 us, 2^18 9.2 ->
-    // 8.4 us; u64 stayed level (bench/results/gpu-h100-2026-11-22i-vec.txt).
+    // word into each of 32 sectors, eight times over.
     constexpr int NV = 16 / sizeof(T);
     constexpr bool VEC = GLO == 0 && R % NV == 0;
     const bool vec_in = VEC && S.lo == 0 && reinterpret_cast<uintptr_t>(io.gin) % 16 == 0;
@@ -492,7 +384,7 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
     // last round writes whole runs of global memory per warp).  u32 only:
     // the twiddles of a group follow gh, and a warp's spread over gh cost
     // the u64 kernels, whose twiddles take 16 bytes, more than the
-    // conflicts (bench/results/gpu-h100-2026-11-23g-banks.txt).
+    // conflicts.
     // rot_f: the width of gh's rotated field, 0 for none.  A bottom round's
     // is a constant; an upper pass's follows its column count (S.need, at
     // most 4 where not 0, in columns of 9 levels or more: the element bits
@@ -530,9 +422,7 @@ __device__ __forceinline__ void round_r(const TileShape<T, P> &S, const PassIO<T
         return w;
     };
     // u64 rounds that read global memory ask L2 for the thread's next group
-    // while they work on this one: on an H100 the 2^24 forward went from 471
-    // to 456 us, 2^16 x 40 stayed level, and the same for u32 lost 2-6%
-    // (bench/results/gpu-h100-2026-11-22e-prefetch.txt).
+    // while they work on this one; the u32 kernels lost with it.
     const bool pf = sizeof(T) == 8 && from_global && !partial_in;
     for (int g = tid; g < groups; g += nthr) {
         const Where w = where(g);
@@ -667,7 +557,7 @@ __device__ __forceinline__ Tw<T> tw_times(Tw<T> b, Tw<T> r, const Ar<T> &M)
 // modulus shares (rtw).  Where every item has a modulus of its own (RNS),
 // the tree's entries are as many bytes as the data and come from HBM; rtw
 // stays in L2.  Four entries a thread at a time, their loads issued first.
-// The FP64 kind only (init_mods); the other kinds' k_pass never calls it.
+// The FP64 kind only (plan_geometry); the other kinds' k_pass never calls it.
 template <int K, class T, int P, int RMAX>
 __device__ __forceinline__ void rho_stage(Tw<T> *dst, const Tw<T> *rtw, const Tw<T> *tree,
                                           const Ar<T> &M, int d0, uint32_t hi, int tid, int nt)
@@ -730,49 +620,22 @@ __device__ __forceinline__ void run_rounds(const TileShape<T, P> &S, const PassI
     }
 }
 
-template <class T> __host__ __device__ constexpr int pass_rmax() { return sizeof(T) == 4 ? 4 : 3; }
-
-// Radix-16 rounds and blocks of up to 512 threads pay for u32; u64 keeps
-// radix 8 and 256: its radix-16 code needs 80 registers, which cost more
-// occupancy than the saved round trips through shared memory bring back.
-// Occupancy shapes of the pass kernels: the default, WIDE (pass_min_blocks)
-// and BIG.  BIG: 1024-thread blocks, held to 64 registers as one block per
-// SM, for the top passes of 2^23 and 2^24, whose 128 KiB tiles allow one
-// block per SM whatever its registers: twice the warps to cover the
-// latency of the loads; on an H100, 2^24 forward 192.0 -> 187.8 us graph
-// warm, three runs alternated (gpu-h100-2026-11-21u-big-ab.txt).
-enum { OCC_FREE = 0, OCC_WIDE = 1, OCC_BIG = 2 };
-
-__host__ __device__ constexpr int pass_max_threads(size_t elem, int occ)
-{
-    return occ == OCC_BIG ? 1024 : elem == 4 ? 512 : 256;
-}
-
-// Blocks per SM that the compiler must leave registers for.  The u32
-// passes of 12 and 13 levels (the bottom passes of 2^23 and 2^24, 32 KiB
-// tiles) are held to 40 registers, three blocks of 512 threads per SM:
-// 2^24 forward 235 -> 193 us on an H200.  Doing the same for 11 levels
-// made 2^18 10% slower; the rest are left to the compiler (80 registers
-// for u32; bench/results/gpu-h200-2026-11-21d-minb-*.txt).  With compact
-// twiddles the 12-level pass spills 248 bytes in 40 registers and takes
-// two blocks (2^23 on an H100: 162 us with three, 148 with two), where
-// the 13-level one keeps three (192 against 196 us; gpu-h100-2026-11-21l-ct.txt).
-// The 14-level pass (2^23 and 2^24) spills 196 bytes in 40 registers and
-// takes two blocks of 64: 2^24 forward 190 against 174 us, 2^23 97 against
-// 87 us on an H100 (gpu-h100-2026-11-22c-geo*).
-// u64 passes are held to three blocks of 256 threads, 80 registers (96
-// when free; at 80 only five Montgomery kernels spill, 8-12 bytes): on an
-// H100 the Shoup 2^24 forward went 521 -> 484 us, 2^16 x 40 51.4 -> 50.6
-// us, Montgomery 911 -> 887 and 101 -> 97 us (64 registers, with small
-// spills, fell between; gpu-h100-2026-11-21s-u64minb-*.txt).
-// The u32 11-level passes of transforms of 2^20 and more (WIDE: 512
-// blocks and more) are held to two blocks of 512 threads, 64 registers,
-// so that one block's loads and stores overlap the other's arithmetic: on
-// an H100, forward 2^20 17.5 -> 16.5 us, 2^22 54.3 -> 48.6, 2^23 148.4 ->
-// 140.8, 2^24 unchanged (its top pass is held to one block by its 128 KiB
-// tile; gpu-h100-2026-11-21u-wide-ab.txt).  At 2^18 (128 blocks, fewer
-// than the SMs) the same bound cost 5%, and three blocks lost everywhere
-// (an H200, gpu-h200-2026-11-21u-ab2.txt).
+// Blocks per SM that the compiler must leave registers for (the
+// occupancy shapes, cuda_geometry.h).  The u32 passes of 12 and 13 levels
+// (the bottom passes of 2^23 and 2^24, 32 KiB tiles) are held to 40
+// registers, three blocks of 512 threads per SM; the same bound for 11
+// levels made 2^18 slower, and the rest are left to the compiler (80
+// registers for u32).  With compact twiddles the 12-level pass spills in
+// 40 registers and takes two blocks, which measured faster than three,
+// where the 13-level one keeps three.  The 14-level pass (2^23 and 2^24)
+// spills in 40 registers and takes two blocks of 64.  u64 passes are held
+// to three blocks of 256 threads, 80 registers (96 when free; at 80 only
+// five Montgomery kernels spill, 8-12 bytes; 64 registers, with small
+// spills, fell between).  The u32 11-level passes of transforms of 2^20
+// and more (WIDE: 512 blocks and more) are held to two blocks of 512
+// threads, 64 registers, so that one block's loads and stores overlap the
+// other's arithmetic; with fewer blocks than SMs (2^18) the same bound
+// lost, and three blocks lost everywhere.
 template <class T, int P, bool CT, int OCC> __host__ __device__ constexpr int pass_min_blocks()
 {
     if (sizeof(T) == 8) return 3;
@@ -780,55 +643,14 @@ template <class T, int P, bool CT, int OCC> __host__ __device__ constexpr int pa
     return OCC == OCC_WIDE ? 2 : 1;
 }
 
-// Which shapes have kernels of their own (pass_kernel) for column height P:
-// WIDE for the u32 passes of 9 to 11 levels, BIG for the u32 top passes of
-// 10 and 11 levels whose 128 KiB tiles allow one block per SM, in
-// transforms of 2^kWideLog and more (pass_occ).
-__host__ __device__ constexpr bool has_occ(size_t elem, int P, int occ)
-{
-    return occ == OCC_FREE ||
-           (elem == 4 && (occ == OCC_WIDE ? P >= 9 && P <= 11 : P == 10 || P == 11));
-}
-constexpr int kWideLog = 20;
-
-// The u32 passes of 9 and 10 levels take WIDE only in launches of more
-// blocks than SMs (Geom::many), where one block per SM (80 registers)
-// leaves a second wave: on an H100 the top forward pass of both operands
-// took the 2^21 product from 62.8 to 58.8 us, where launches of one wave
-// lost (forward 2^21 21.6 -> 21.8 us) and the rest stayed level
-// (gpu-h100-2026-11-24v-wide.txt).
-inline int pass_occ(size_t elem, const Geom &g)
-{
-    if (g.d0 + g.P + g.lo < kWideLog) return OCC_FREE;
-    if (tile_bytes<uint32_t>(g) > (96u << 10) && has_occ(elem, g.P, OCC_BIG)) return OCC_BIG;  // u32 only
-    return has_occ(elem, g.P, OCC_WIDE) && (g.P == 11 || g.many) ? OCC_WIDE : OCC_FREE;
-}
-
-// Twiddles staged in shared memory (Geom::stw).  The bottom pass of a
-// transform or a product reads the twiddles of one column, a subtree, and
-// reading them round by round from global memory left each round waiting
-// on them: the rounds' dependent chain is what these kernels take time on.
-// Instead, thread 0 has the copy engine bring the levels below the first
-// round into shared memory (one copy per level, issued before the kernel
-// waits on the one before it: the tables are the plan's and no kernel
-// writes them), while the first round works from global memory; the later
-// rounds wait on an mbarrier, then read pass level L's 2^L nodes at 2^L.
-// Which kernels can: the table kinds of the fast path (Shoup, FP64), no
-// compact twiddles, more than one round; transforms' forward passes (an
-// inverse pass reads its largest levels in its first round, so it stages only
-// what it computes, rho_stage).
-template <class T>
-__host__ __device__ constexpr bool has_stw(int K, int P, bool CT, bool fused)
-{
-    return !CT && (K == K_SHOUP || K == K_FP64) && round_count(P, fused ? 3 : pass_rmax<T>()) > 1;
-}
-
-// Shared memory for `tables` tables' copies and their mbarriers.
-template <class T> __host__ __device__ constexpr size_t stw_bytes(int P, int tables)
-{
-    return tables * ((sizeof(Tw<T>) << P) + sizeof(uint64_t));
-}
-
+// Staged twiddles (has_stw): reading a bottom pass's twiddles round by
+// round from global memory left each round waiting on them, and the
+// rounds' dependent chain is what these kernels take time on.  Thread 0
+// has the copy engine bring the levels below the first round into shared
+// memory (one copy per level, issued before the kernel waits on the one
+// before it: the tables are the plan's and no kernel writes them), while
+// the first round works from global memory; the later rounds wait on an
+// mbarrier, then read pass level L's 2^L nodes at 2^L.
 template <class T, int P, int RMAX>
 __device__ __forceinline__ void stage_table(Tw<T> *dst, uint64_t *bar, const Tw<T> *src, int d0,
                                             uint32_t hi)
@@ -864,7 +686,7 @@ __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blo
     const uint32_t gc0 = blockIdx.x << S.logC;
     Tw<T> *tw = nullptr;
     uint64_t *bar = nullptr;
-    // Only the FP64 kind computes (init_mods): the others fold the branches away.
+    // Only the FP64 kind computes (plan_geometry): the others fold the branches away.
     const Tw<T> *rtw = STW && K == K_FP64 ? (INV ? Mg.irtw : Mg.rtw) : nullptr;
     if constexpr (STW) {
         tw = align_up<Tw<T>>(smem, tile_bytes<T>(a.g));
@@ -895,9 +717,7 @@ __global__ void __launch_bounds__(pass_max_threads(sizeof(T), OCC), pass_min_blo
 // it.  The forward's last round, the product and the inverse's first round
 // (the same levels and groups) are one round, the pivot, on the whole
 // block: a group's values of both operands stay in registers, which saves
-// two barriers and two trips through the tiles (on an H100: product 2^18
-// 14.1 -> 13.8 us, 2^20 33.0 -> 31.7 us, 2^22 133 -> 124 us;
-// bench/results/gpu-h100-2026-11-24j-pivot.txt).
+// two barriers and two trips through the tiles.
 template <class T, int K, int P, bool CT, int CAP, bool STW>
 __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
 {
@@ -924,9 +744,8 @@ __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
     grid_dep_wait();
     // Operand z's PassIO is made by value from selected fields: selecting
     // between two whole structs put both in local memory, and every access
-    // through their pointers, the tiles' included, became a generic load
-    // (the 2^18 product on an H100: 17.5 -> 16.2 us, graph warm).  A single
-    // thread (the CPU stand-in) takes both operands in turn.
+    // through their pointers, the tiles' included, became a generic load.
+    // A single thread (the CPU stand-in) takes both operands in turn.
     const bool one = nt == 1;
     const int half = one ? 1 : nt >> 1;
     for (int z = one ? 0 : tid >= half; z < 2; z += one ? 1 : 2) {
