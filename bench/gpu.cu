@@ -10,6 +10,7 @@
 #include "bench.h"
 
 #include "cli.h"
+#include "cuda_tuning_env.h"
 #include "rng.h"
 #include "series.h"
 #include "sysinfo.h"
@@ -864,6 +865,11 @@ void usage(FILE *f)
           "               NTT_PROFILE_COUNT, NTT_PROFILE_BITS, NTT_PROFILE_REPS\n"
           "  --json FILE  write every row with every repetition to FILE (atomically)\n"
           "\n"
+          "The CUDA backend's tuning switches, for A/B runs, come from the environment\n"
+          "(src/core/cuda_tuning_env.h): NTT_CUDA_FP64, NTT_CUDA_CAP, NTT_CUDA_STW,\n"
+          "NTT_CUDA_RHO, NTT_CUDA_LOGC, NTT_CUDA_BOTTOM, NTT_CUDA_COMPACT_LOG,\n"
+          "NTT_CUDA_CARVEOUT; unset means the library's automatic choice.\n"
+          "\n"
           "exit status: 0 ok, 1 a row failed its check, 2 usage, 6 cannot write FILE,\n"
           "7 no usable GPU, 8 other failure.\n",
           f);
@@ -893,6 +899,12 @@ extern "C" int bench_gpu(int argc, char **argv)
         } else {
             return cli_unknown_option(cmd, argv[i]);
         }
+    }
+    ntt_cuda_tuning t;
+    const char *bad = nullptr;
+    if (ntt_cuda_tuning_from_env(&t, nullptr, &bad) != NTT_OK || ntt_cuda_tuning_set(&t) != NTT_OK) {
+        fprintf(stderr, "%s: bad tuning switch %s\n", cmd, bad ? bad : "(out of range)");
+        return EXIT_USAGE;
     }
     return run_tables(json, quick, profile, headline);
 }
