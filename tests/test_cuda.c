@@ -164,6 +164,61 @@ static void host_calls(const reference *r, config c)
     ntt_plan_destroy(pg);
 }
 
+/* The host-pointer batched calls of an RNS CUDA plan, which stage `batch`
+   items at a time: every chunk's items keep their own moduli (item i,
+   modulus i % nm), also where a chunk starts at an item whose modulus is
+   not the first.  Against the scalar plans ps[i % nm], item by item. */
+static void host_batches(ntt_plan *pg, ntt_plan *const *ps, size_t nm, const unsigned char *a,
+                         const unsigned char *b, size_t count, size_t stride, const char *ctx)
+{
+    const ntt_width w = ntt_plan_width(pg);
+    const size_t n = ntt_plan_size(pg), e = esz(w), total = (count - 1) * stride + n;
+    unsigned char *g = xmalloc(total * e), *r = xmalloc(n * e), *q = xmalloc(n * e);
+    memcpy(g, a, total * e);
+    CHECK_STATUS(NTT_OK,
+                 w == NTT_U32 ? ntt_forward_batch_u32(pg, (uint32_t *)g, count, stride)
+                              : ntt_forward_batch_u64(pg, (uint64_t *)g, count, stride),
+                 "%s host forward batch", ctx);
+    for (size_t it = 0; it < count; it++) {
+        memcpy(r, a + it * stride * e, n * e);
+        CHECK_STATUS(NTT_OK, fwd(ps[it % nm], r), "%s", ctx);
+        same(r, g + it * stride * e, n, w, ctx);
+    }
+    CHECK_STATUS(NTT_OK,
+                 w == NTT_U32 ? ntt_inverse_batch_u32(pg, (uint32_t *)g, count, stride)
+                              : ntt_inverse_batch_u64(pg, (uint64_t *)g, count, stride),
+                 "%s host inverse batch", ctx);
+    for (size_t it = 0; it < count; it++) same(a + it * stride * e, g + it * stride * e, n, w, ctx);
+    CHECK_STATUS(NTT_OK,
+                 w == NTT_U32 ? ntt_pointwise_batch_u32(pg, (uint32_t *)g, (const uint32_t *)a,
+                                                        (const uint32_t *)b, count, stride)
+                              : ntt_pointwise_batch_u64(pg, (uint64_t *)g, (const uint64_t *)a,
+                                                        (const uint64_t *)b, count, stride),
+                 "%s host pointwise batch", ctx);
+    for (size_t it = 0; it < count; it++) {
+        const void *x = a + it * stride * e, *y = b + it * stride * e;
+        CHECK_STATUS(NTT_OK,
+                     w == NTT_U32 ? ntt_pointwise_u32(ps[it % nm], (uint32_t *)q, x, y)
+                                  : ntt_pointwise_u64(ps[it % nm], (uint64_t *)q, x, y),
+                     "%s", ctx);
+        same(q, g + it * stride * e, n, w, ctx);
+    }
+    CHECK_STATUS(NTT_OK,
+                 w == NTT_U32 ? ntt_polymul_batch_u32(pg, (uint32_t *)g, (const uint32_t *)a,
+                                                      (const uint32_t *)b, count, stride)
+                              : ntt_polymul_batch_u64(pg, (uint64_t *)g, (const uint64_t *)a,
+                                                      (const uint64_t *)b, count, stride),
+                 "%s host polymul batch", ctx);
+    for (size_t it = 0; it < count; it++) {
+        CHECK_STATUS(NTT_OK, pmul(ps[it % nm], q, a + it * stride * e, b + it * stride * e), "%s",
+                     ctx);
+        same(q, g + it * stride * e, n, w, ctx);
+    }
+    free(g);
+    free(r);
+    free(q);
+}
+
 /* The device-pointer calls on a stream, batched with a gap between items
    and an RNS plan of three primes, against item-by-item scalar results. */
 static void device_calls(ntt_width w, size_t n, unsigned flags, size_t count, size_t stride,
@@ -269,6 +324,7 @@ static void device_calls(ntt_width w, size_t n, unsigned flags, size_t count, si
         same(q, g + it * stride * e, n, w, ctx);
         free(q);
     }
+    host_batches(pg, ps, nm, a, b, count, stride, ctx);
 out:
     cudaFree(da);
     cudaFree(db);

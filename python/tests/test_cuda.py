@@ -250,10 +250,6 @@ def test_host_arrays_on_a_cuda_plan(rng):
     assert np.array_equal(ntt.polymul_mod(x, y, p, "cuda"), ntt.polymul_mod(x, y, p, "scalar"))
 
 
-@pytest.mark.xfail(strict=True, reason="libntt bug: the CUDA backend's host-pointer batched "
-                   "calls run `batch` items at a time and give each chunk's first item "
-                   "moduli[0] instead of moduli[i0 % count] (src/cuda/cuda_backend.cu, "
-                   "cuda_transform_host, cuda_pointwise, the host product)")
 def test_rns_host_batches_on_a_cuda_plan(rng):
     assert host_batch_matches(rng, count=3, batch=0) == [True] * 3
 

@@ -19,7 +19,7 @@ static ntt_status dev_transform(ntt_plan *plan, ntt_width w, void *a, size_t cou
 {
     ntt_status s = dev_check(plan, w, a, a, a, count, stride);
     if (s != NTT_OK || count == 0) return s;
-    return plan->ops->dev_transform(plan, a, count, stride, stream, inverse);
+    return plan->ops->dev_transform(plan, a, count, stride, 0, stream, inverse);
 }
 
 static ntt_status dev_pointwise(ntt_plan *plan, ntt_width w, void *c, const void *a,
@@ -28,7 +28,7 @@ static ntt_status dev_pointwise(ntt_plan *plan, ntt_width w, void *c, const void
 {
     ntt_status s = dev_check(plan, w, c, a, b, count, stride);
     if (s != NTT_OK || count == 0) return s;
-    return plan->ops->dev_pointwise(plan, c, a, b, count, stride, stream);
+    return plan->ops->dev_pointwise(plan, c, a, b, count, stride, 0, stream);
 }
 
 static ntt_status dev_polymul(ntt_plan *plan, ntt_width w, void *c, size_t lc, const void *a,
@@ -39,7 +39,7 @@ static ntt_status dev_polymul(ntt_plan *plan, ntt_width w, void *c, size_t lc, c
     if (s != NTT_OK || count == 0) return s;
     if (la == 0 || lb == 0 || lc == 0 || la > plan->n || lb > plan->n || lc > plan->n)
         return NTT_EINVAL;
-    return plan->ops->dev_polymul(plan, c, lc, a, la, b, lb, count, stride, stream);
+    return plan->ops->dev_polymul(plan, c, lc, a, la, b, lb, count, stride, 0, stream);
 }
 
 #define NTT_CUDA_API(SUF, TY, W)                                                              \

@@ -92,14 +92,16 @@ typedef struct ntt_backend_ops {
 
     /* Device-pointer entry points (CUDA only; NULL elsewhere): they enqueue
        on `stream` and return; no copies, no allocation, no synchronization.
-       Arguments arrive validated as for the host calls, ranges unchecked. */
+       Arguments arrive validated as for the host calls, ranges unchecked.
+       Item i uses the plan's modulus (item0 + i) mod nmod: the public calls
+       pass 0; the RNS stages pass a range's first limb. */
     ntt_status (*dev_transform)(ntt_plan *plan, void *d_a, size_t count, size_t stride,
-                                void *stream, bool inverse);
+                                size_t item0, void *stream, bool inverse);
     ntt_status (*dev_pointwise)(ntt_plan *plan, void *d_c, const void *d_a, const void *d_b,
-                                size_t count, size_t stride, void *stream);
+                                size_t count, size_t stride, size_t item0, void *stream);
     ntt_status (*dev_polymul)(ntt_plan *plan, void *d_c, size_t lc, const void *d_a, size_t la,
                               const void *d_b, size_t lb, size_t count, size_t stride,
-                              void *stream);
+                              size_t item0, void *stream);
     int (*dev_last_error)(const ntt_plan *plan);
 
     /* ntt_polymul_mod's input check on the call's `threads` (0: the

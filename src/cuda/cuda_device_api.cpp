@@ -11,22 +11,22 @@ namespace nttc {
 
 namespace {
 
-ntt_status dev_transform(ntt_plan *plan, void *d, size_t count, size_t stride, void *stream,
-                         bool inv)
+ntt_status dev_transform(ntt_plan *plan, void *d, size_t count, size_t stride, size_t item0,
+                         void *stream, bool inv)
 {
-    return run_transform(plan, d, count, stride, static_cast<cudaStream_t>(stream), inv);
+    return run_transform(plan, d, count, stride, item0, static_cast<cudaStream_t>(stream), inv);
 }
 
 ntt_status dev_pointwise(ntt_plan *plan, void *c, const void *a, const void *b, size_t count,
-                         size_t stride, void *stream)
+                         size_t stride, size_t item0, void *stream)
 {
-    return run_pointwise(plan, c, a, b, count, stride, static_cast<cudaStream_t>(stream));
+    return run_pointwise(plan, c, a, b, count, stride, item0, static_cast<cudaStream_t>(stream));
 }
 
 ntt_status dev_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_t la, const void *b,
-                       size_t lb, size_t count, size_t stride, void *stream)
+                       size_t lb, size_t count, size_t stride, size_t item0, void *stream)
 {
-    return run_polymul(plan, c, lc, a, la, b, lb, count, stride,
+    return run_polymul(plan, c, lc, a, la, b, lb, count, stride, item0,
                        static_cast<cudaStream_t>(stream), nullptr);
 }
 

@@ -18,28 +18,29 @@ bool no_ladder(const ntt_plan *p) { return cp_of(p)->kind == K_FP64; }
 
 }  // namespace
 
-ntt_status run_transform(ntt_plan *p, void *d, size_t count, size_t stride, cudaStream_t st,
-                         bool inv)
+ntt_status run_transform(ntt_plan *p, void *d, size_t count, size_t stride, size_t item0,
+                         cudaStream_t st, bool inv)
 {
-    if (p->variant == NTT_VARIANT_FAST) return fast(p).transform(p, d, count, stride, st, inv);
+    if (p->variant == NTT_VARIANT_FAST)
+        return fast(p).transform(p, d, count, stride, item0, st, inv);
     if (no_ladder(p)) return NTT_EUNSUPPORTED;
-    return ladder(p).transform(p, d, count, stride, st, inv);
+    return ladder(p).transform(p, d, count, stride, item0, st, inv);
 }
 
 ntt_status run_pointwise(ntt_plan *p, void *c, const void *a, const void *b, size_t count,
-                         size_t stride, cudaStream_t st)
+                         size_t stride, size_t item0, cudaStream_t st)
 {
-    return fast(p).pointwise(p, c, a, b, count, stride, st);
+    return fast(p).pointwise(p, c, a, b, count, stride, item0, st);
 }
 
 ntt_status run_polymul(ntt_plan *p, void *c, size_t lc, const void *a, size_t la, const void *b,
-                       size_t lb, size_t count, size_t stride, cudaStream_t st,
+                       size_t lb, size_t count, size_t stride, size_t item0, cudaStream_t st,
                        const Arrival *arr)
 {
     if (p->variant == NTT_VARIANT_FAST)
-        return fast(p).polymul(p, c, lc, a, la, b, lb, count, stride, st, arr);
+        return fast(p).polymul(p, c, lc, a, la, b, lb, count, stride, item0, st, arr);
     if (no_ladder(p)) return NTT_EUNSUPPORTED;
-    return ladder(p).polymul(p, c, lc, a, la, b, lb, count, stride, st, arr);
+    return ladder(p).polymul(p, c, lc, a, la, b, lb, count, stride, item0, st, arr);
 }
 
 // The ladder's kernels take no dynamic shared memory beyond the default.

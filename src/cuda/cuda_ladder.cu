@@ -12,7 +12,8 @@ namespace nttc {
 namespace {
 
 template <class T, int K>
-ntt_status ladder_dit(ntt_plan *plan, T *d, size_t count, size_t stride, cudaStream_t st, bool inv)
+ntt_status ladder_dit(ntt_plan *plan, T *d, size_t count, size_t stride, size_t item0_,
+                      cudaStream_t st, bool inv)
 {
     const size_t n = plan->n;
     const int blk = plan->cuda_block;
@@ -25,7 +26,7 @@ ntt_status ladder_dit(ntt_plan *plan, T *d, size_t count, size_t stride, cudaStr
     for (size_t i0 = 0; i0 < count; i0 += kMaxGridY) {
         const size_t ni = count - i0 < kMaxGridY ? count - i0 : kMaxGridY;
         T *v = d + i0 * stride;
-        const int item0 = (int)(i0 % plan->nmod);
+        const int item0 = (int)((item0_ + i0) % plan->nmod);
         if (plan->variant == NTT_VARIANT_GPU_SHARED) {
             const size_t chunk = 2 * (size_t)blk;
             const size_t gx = (n + chunk - 1) / chunk;
@@ -47,13 +48,15 @@ ntt_status ladder_dit(ntt_plan *plan, T *d, size_t count, size_t stride, cudaStr
 }
 
 template <class T>
-ntt_status ladder_twist(ntt_plan *plan, T *d, size_t count, size_t stride, cudaStream_t st, int mode)
+ntt_status ladder_twist(ntt_plan *plan, T *d, size_t count, size_t stride, size_t item0,
+                        cudaStream_t st, int mode)
 {
     for (size_t i0 = 0; i0 < count; i0 += kMaxGridY) {
         const size_t ni = count - i0 < kMaxGridY ? count - i0 : kMaxGridY;
         void (*kern)(T *, size_t, size_t, const Mod<T> *, int, int, int) = k_ltwist<T>;
         NTT_LAUNCH_THREADS(kern, grid1d(plan->n, ni, 256), 256, 0, st, d + i0 * stride, plan->n,
-                           stride, dmods<T>(plan), (int)plan->nmod, (int)(i0 % plan->nmod), mode);
+                           stride, dmods<T>(plan), (int)plan->nmod,
+                           (int)((item0 + i0) % plan->nmod), mode);
         CK(plan, cudaGetLastError());
     }
     return NTT_OK;
@@ -69,27 +72,27 @@ ntt_status bitrev(ntt_plan *plan, T *d, size_t count, size_t stride, cudaStream_
 // input and give natural order, so a bit-reversed spectrum costs one more
 // permutation going forward and none coming back.
 template <class T, int K>
-ntt_status ladder_transform(ntt_plan *plan, T *d, size_t count, size_t stride, cudaStream_t st,
-                            bool inv)
+ntt_status ladder_transform(ntt_plan *plan, T *d, size_t count, size_t stride, size_t item0,
+                            cudaStream_t st, bool inv)
 {
     const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
     const bool natural = (plan->flags & NTT_FLAG_NATURAL_ORDER) != 0;
     if (!inv) {
-        if (nega) TRY(ladder_twist<T>(plan, d, count, stride, st, 0));
+        if (nega) TRY(ladder_twist<T>(plan, d, count, stride, item0, st, 0));
         TRY((bitrev<T, K>(plan, d, count, stride, st)));
-        TRY((ladder_dit<T, K>(plan, d, count, stride, st, false)));
+        TRY((ladder_dit<T, K>(plan, d, count, stride, item0, st, false)));
         if (!natural) TRY((bitrev<T, K>(plan, d, count, stride, st)));
     } else {
         if (natural) TRY((bitrev<T, K>(plan, d, count, stride, st)));
-        TRY((ladder_dit<T, K>(plan, d, count, stride, st, true)));
-        TRY(ladder_twist<T>(plan, d, count, stride, st, nega ? 1 : 2));
+        TRY((ladder_dit<T, K>(plan, d, count, stride, item0, st, true)));
+        TRY(ladder_twist<T>(plan, d, count, stride, item0, st, nega ? 1 : 2));
     }
     return NTT_OK;
 }
 
 template <class T, int K>
 ntt_status ladder_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, const T *b,
-                          size_t lb, size_t count, size_t stride, cudaStream_t st,
+                          size_t lb, size_t count, size_t stride, size_t item0, cudaStream_t st,
                           const Arrival *arr)
 {
     CudaPlan *cp = cp_of(plan);
@@ -108,15 +111,16 @@ ntt_status ladder_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la
         CK(plan, cudaGetLastError());
         // The reports' order: natural-order spectra, a permutation before each DIT.
         T *ops[2] = {A, B};
+        const size_t m0 = item0 + i0;  // the chunk's first item's modulus
         for (int o = 0; o < 2; o++) {
-            if (nega) TRY(ladder_twist<T>(plan, ops[o], ni, n, st, 0));
+            if (nega) TRY(ladder_twist<T>(plan, ops[o], ni, n, m0, st, 0));
             TRY((bitrev<T, K>(plan, ops[o], ni, n, st)));
-            TRY((ladder_dit<T, K>(plan, ops[o], ni, n, st, false)));
+            TRY((ladder_dit<T, K>(plan, ops[o], ni, n, m0, st, false)));
         }
-        TRY(pointwise(plan, A, A, B, ni, n, st));
+        TRY(pointwise(plan, A, A, B, ni, n, m0, st));
         TRY((bitrev<T, K>(plan, A, ni, n, st)));
-        TRY((ladder_dit<T, K>(plan, A, ni, n, st, true)));
-        TRY(ladder_twist<T>(plan, A, ni, n, st, nega ? 1 : 2));
+        TRY((ladder_dit<T, K>(plan, A, ni, n, m0, st, true)));
+        TRY(ladder_twist<T>(plan, A, ni, n, m0, st, nega ? 1 : 2));
         if (c + i0 * stride != A)
             CK(plan, cudaMemcpy2DAsync(c + i0 * stride, stride * sizeof(T), A, n * sizeof(T),
                                        lc * sizeof(T), ni, cudaMemcpyDeviceToDevice, st));
@@ -126,16 +130,16 @@ ntt_status ladder_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la
 
 template <class T, int K> struct Ladder {
     static ntt_status transform(ntt_plan *p, void *d, size_t count, size_t stride,
-                                cudaStream_t st, bool inv)
+                                size_t item0, cudaStream_t st, bool inv)
     {
-        return ladder_transform<T, K>(p, static_cast<T *>(d), count, stride, st, inv);
+        return ladder_transform<T, K>(p, static_cast<T *>(d), count, stride, item0, st, inv);
     }
     static ntt_status polymul(ntt_plan *p, void *c, size_t lc, const void *a, size_t la,
                               const void *b, size_t lb, size_t count, size_t stride,
-                              cudaStream_t st, const Arrival *arr)
+                              size_t item0, cudaStream_t st, const Arrival *arr)
     {
         return ladder_polymul<T, K>(p, static_cast<T *>(c), lc, static_cast<const T *>(a), la,
-                                    static_cast<const T *>(b), lb, count, stride, st, arr);
+                                    static_cast<const T *>(b), lb, count, stride, item0, st, arr);
     }
 };
 

@@ -155,8 +155,8 @@ template <class T> PassArgs<T> base_args(const ntt_plan *plan, size_t item0)
 }
 
 template <class T, int K>
-ntt_status fast_transform(ntt_plan *plan, T *d, size_t count, size_t stride, cudaStream_t st,
-                          bool inv)
+ntt_status fast_transform(ntt_plan *plan, T *d, size_t count, size_t stride, size_t item0,
+                          cudaStream_t st, bool inv)
 {
     const PlanGeometry &geo = cp_of(plan)->geo;
     const bool natural = (plan->flags & NTT_FLAG_NATURAL_ORDER) != 0;
@@ -164,7 +164,7 @@ ntt_status fast_transform(ntt_plan *plan, T *d, size_t count, size_t stride, cud
     const size_t np = (size_t)geo.npasses;
     for (size_t q = 0; q < np; q++) {
         const Geom &g = geo.passes[inv ? np - 1 - q : q];
-        PassArgs<T> a = base_args<T>(plan, 0);
+        PassArgs<T> a = base_args<T>(plan, item0);
         a.in[0] = d;
         a.out[0] = d;
         a.in_stride = a.out_stride = stride;
@@ -185,7 +185,7 @@ ntt_status fast_transform(ntt_plan *plan, T *d, size_t count, size_t stride, cud
 // before st waits for it.
 template <class T, int K>
 ntt_status fast_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, const T *b,
-                        size_t lb, size_t count, size_t stride, cudaStream_t st,
+                        size_t lb, size_t count, size_t stride, size_t item0, cudaStream_t st,
                         const Arrival *arr)
 {
     CudaPlan *cp = cp_of(plan);
@@ -195,7 +195,7 @@ ntt_status fast_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, 
     if (np == 1) {
         if (b_ready) CK(plan, cudaStreamWaitEvent(st, b_ready, 0));
         if (!passes_gate(arr)) return NTT_ERANGE;
-        PassArgs<T> x = base_args<T>(plan, 0);
+        PassArgs<T> x = base_args<T>(plan, item0);
         x.in[0] = a;
         x.in[1] = b;
         x.out[0] = c;
@@ -209,7 +209,7 @@ ntt_status fast_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, 
     const Geom &g0 = arr ? geo.bus0 : geo.mpasses[0];  // the passes on a, b and c
     for (size_t i0 = 0; i0 < count; i0 += plan->batch) {
         const size_t ni = count - i0 < plan->batch ? count - i0 : plan->batch;
-        PassArgs<T> x = base_args<T>(plan, i0);
+        PassArgs<T> x = base_args<T>(plan, item0 + i0);
         x.in[0] = a + i0 * stride;
         x.in[1] = b + i0 * stride;
         x.out[0] = A;
@@ -258,7 +258,7 @@ ntt_status fast_polymul(ntt_plan *plan, T *c, size_t lc, const T *a, size_t la, 
 
 template <class T, int K>
 ntt_status launch_pointwise(ntt_plan *plan, T *c, const T *a, const T *b, size_t count,
-                            size_t stride, cudaStream_t st)
+                            size_t stride, size_t item0, cudaStream_t st)
 {
     for (size_t i0 = 0; i0 < count; i0 += kMaxGridY) {
         const size_t ni = count - i0 < kMaxGridY ? count - i0 : kMaxGridY;
@@ -267,7 +267,7 @@ ntt_status launch_pointwise(ntt_plan *plan, T *c, const T *a, const T *b, size_t
             k_pointwise<T, K>;
         NTT_LAUNCH_THREADS(kern, grid1d(plan->n, ni, 256), 256, 0, st, c + o, a + o, b + o,
                            plan->n, stride, dmods<T>(plan), (int)plan->nmod,
-                           (int)(i0 % plan->nmod));
+                           (int)((item0 + i0) % plan->nmod));
         CK(plan, cudaGetLastError());
     }
     return NTT_OK;
@@ -321,22 +321,22 @@ template <class T, int K> ntt_status prepare(ntt_plan *p, int smem_max)
 
 template <class T, int K> struct Fast {
     static ntt_status transform(ntt_plan *p, void *d, size_t count, size_t stride,
-                                cudaStream_t st, bool inv)
+                                size_t item0, cudaStream_t st, bool inv)
     {
-        return fast_transform<T, K>(p, static_cast<T *>(d), count, stride, st, inv);
+        return fast_transform<T, K>(p, static_cast<T *>(d), count, stride, item0, st, inv);
     }
     static ntt_status polymul(ntt_plan *p, void *c, size_t lc, const void *a, size_t la,
                               const void *b, size_t lb, size_t count, size_t stride,
-                              cudaStream_t st, const Arrival *arr)
+                              size_t item0, cudaStream_t st, const Arrival *arr)
     {
         return fast_polymul<T, K>(p, static_cast<T *>(c), lc, static_cast<const T *>(a), la,
-                                  static_cast<const T *>(b), lb, count, stride, st, arr);
+                                  static_cast<const T *>(b), lb, count, stride, item0, st, arr);
     }
     static ntt_status pointwise(ntt_plan *p, void *c, const void *a, const void *b, size_t count,
-                                size_t stride, cudaStream_t st)
+                                size_t stride, size_t item0, cudaStream_t st)
     {
         return launch_pointwise<T, K>(p, static_cast<T *>(c), static_cast<const T *>(a),
-                                      static_cast<const T *>(b), count, stride, st);
+                                      static_cast<const T *>(b), count, stride, item0, st);
     }
     static ntt_status bitrev(ntt_plan *p, void *d, size_t count, size_t stride, cudaStream_t st)
     {

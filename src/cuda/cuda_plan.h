@@ -93,15 +93,17 @@ inline bool passes_gate(const Arrival *arr) { return !arr || !arr->gate || arr->
 
 // ---- the paths, per width and kind (cuda_launch.cu, cuda_ladder.cu) -----------------
 // Data pointers are uint32_t or uint64_t by the plan's width; st is the
-// stream every launch goes to.
+// stream every launch goes to; item i of a call uses the plan's modulus
+// (item0 + i) mod nmod, so that a call on part of a batch (a chunk of the
+// staged calls, a range of an RNS polynomial's limbs) keeps its items' moduli.
 
 typedef ntt_status (*TransformFn)(ntt_plan *plan, void *d, size_t count, size_t stride,
-                                  cudaStream_t st, bool inv);
+                                  size_t item0, cudaStream_t st, bool inv);
 typedef ntt_status (*PolymulFn)(ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
                                 const void *b, size_t lb, size_t count, size_t stride,
-                                cudaStream_t st, const Arrival *arr);
+                                size_t item0, cudaStream_t st, const Arrival *arr);
 typedef ntt_status (*PointwiseFn)(ntt_plan *plan, void *c, const void *a, const void *b,
-                                  size_t count, size_t stride, cudaStream_t st);
+                                  size_t count, size_t stride, size_t item0, cudaStream_t st);
 
 struct FastPath {
     TransformFn transform;
@@ -124,13 +126,13 @@ const LadderPath &ladder_path(size_t elem, int kind);
 
 // ---- dispatch on variant, width and kind (cuda_dispatch.cpp) ------------------------
 
-ntt_status run_transform(ntt_plan *plan, void *d, size_t count, size_t stride, cudaStream_t st,
-                         bool inv);
+ntt_status run_transform(ntt_plan *plan, void *d, size_t count, size_t stride, size_t item0,
+                         cudaStream_t st, bool inv);
 ntt_status run_pointwise(ntt_plan *plan, void *c, const void *a, const void *b, size_t count,
-                         size_t stride, cudaStream_t st);
+                         size_t stride, size_t item0, cudaStream_t st);
 ntt_status run_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
-                       const void *b, size_t lb, size_t count, size_t stride, cudaStream_t st,
-                       const Arrival *arr);
+                       const void *b, size_t lb, size_t count, size_t stride, size_t item0,
+                       cudaStream_t st, const Arrival *arr);
 ntt_status run_prepare(ntt_plan *plan, int smem_max);
 
 // ---- tables (cuda_tables.cpp) ------------------------------------------------------

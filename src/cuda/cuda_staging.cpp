@@ -70,7 +70,7 @@ ntt_status cuda_transform_host(ntt_plan *plan, void *a, size_t count, size_t str
         char *src = static_cast<char *>(a) + i0 * stride * cp->elem;
         stage_in(cp->hA, src, false, cp->elem, n, ni, stride, n);
         TRY(h2d(plan, cp->dA, cp->hA, n, ni));
-        TRY(run_transform(plan, cp->dA, ni, n, cp->stream, inv));
+        TRY(run_transform(plan, cp->dA, ni, n, i0, cp->stream, inv));
         TRY(d2h(plan, cp->hA, cp->dA, n, ni));
         CK(plan, cudaStreamSynchronize(cp->stream));
         stage_out(src, cp->hA, false, cp->elem, n, ni, stride, n);
@@ -130,7 +130,7 @@ ntt_status cuda_pointwise(ntt_plan *plan, void *c, const void *a, const void *b,
         stage_in(cp->hB, static_cast<const char *>(b) + off, false, cp->elem, n, ni, stride, n);
         TRY(h2d(plan, cp->dA, cp->hA, n, ni));
         TRY(h2d(plan, cp->dB, cp->hB, n, ni));
-        TRY(run_pointwise(plan, cp->dA, cp->dA, cp->dB, ni, n, cp->stream));
+        TRY(run_pointwise(plan, cp->dA, cp->dA, cp->dB, ni, n, i0, cp->stream));
         TRY(d2h(plan, cp->hC, cp->dA, n, ni));
         CK(plan, cudaStreamSynchronize(cp->stream));
         stage_out(static_cast<char *>(c) + off, cp->hC, false, cp->elem, n, ni, stride, n);
@@ -169,7 +169,7 @@ ntt_status cuda_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_
             db = cp->dB;
         }
         ntt_status s = run_polymul(plan, direct_out ? cmap : cp->dA, lc, da, la, db, lb, 1,
-                                   plan->n, cp->stream, &arr);
+                                   plan->n, 0, cp->stream, &arr);
         if (s == NTT_OK && !direct_out) {
             if (bad()) {
                 s = NTT_ERANGE;
@@ -191,7 +191,7 @@ ntt_status cuda_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_
         TRY(h2d(plan, cp->dB, cp->hB, lb, ni));
         // The product reads its operands before writing c (= dA) and may
         // use dA, dB as its own scratch: operands and scratch coincide here.
-        TRY(run_polymul(plan, cp->dA, lc, cp->dA, la, cp->dB, lb, ni, n, cp->stream, nullptr));
+        TRY(run_polymul(plan, cp->dA, lc, cp->dA, la, cp->dB, lb, ni, n, i0, cp->stream, nullptr));
         TRY(d2h(plan, cp->hC, cp->dA, lc, ni));
         CK(plan, cudaStreamSynchronize(cp->stream));
         stage_out(static_cast<char *>(c) + off, cp->hC, io64, cp->elem, lc, ni, stride, n);
