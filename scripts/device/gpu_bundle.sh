@@ -20,10 +20,13 @@ cmake --build "$build" -j "$(nproc)" --target ntt_cli ntt_bench test_cuda \
 mkdir -p "$out/lib"
 bins=("$build/ntt" "$build/ntt-bench" "$build/tests/test_cuda" "$build/examples/cuda_graph")
 cp "${bins[@]}" "$out/"
-# Every library the binaries load, less the C library's own and CUDA's
-# runtime (the device machine has its own driver-matched one).
+# Every library the binaries load, less the C library's own, CUDA's runtime
+# (the device machine has its own driver-matched one) and Open MPI's (its
+# mpirun and daemons must match the libmpi the ranks load: the device's own
+# Open MPI 4.1, whose libmpi.so.40 keeps the ABI of this one).
 ldd "${bins[@]}" | awk '/=> \// {print $3}' | sort -u |
   grep -v -E '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*|libcudart)\.so' |
+  grep -v -E '/(libmpi|libopen-rte|libopen-pal|libpmix|libhwloc|libevent[^/]*|libudev)\.so' |
   xargs -r -I{} cp -L {} "$out/lib/"
 ls "$out/lib"
 echo "wrote $out (commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ', with uncommitted changes'))"

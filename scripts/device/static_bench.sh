@@ -16,6 +16,7 @@ gmp=$(gcc -print-file-name=libgmp.a)
 [ -f "$gmp" ] || gmp=$(ls /usr/lib/*/libgmp.a | head -n 1)
 gomp=$(gcc -print-file-name=libgomp.a)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DNTT_ENABLE_CUDA=OFF -DNTT_BUILD_TESTS=OFF \
+      -DNTT_ENABLE_MPI=OFF \
       -DNTT_ENABLE_REFS=OFF -DGMP_LIBRARY="$gmp" -DOpenMP_gomp_LIBRARY="$gomp" \
       -DCMAKE_EXE_LINKER_FLAGS=-static >/dev/null
 cmake --build "$build" -j "$(nproc)" --target ntt_bench >"$build/build.log" 2>&1 ||
