@@ -21,20 +21,36 @@
 #define X86_CAT_(a, b) a##_##b
 #define X86_CAT(a, b) X86_CAT_(a, b)
 
+/* Builds instrumented by a sanitizer or for coverage (fuzzing): not for
+   speed.  NTT_SANITIZE is the CMake option's; clang says which of its
+   instrumentations are on, GCC 12 only ASan's and TSan's. */
+#if defined(NTT_SANITIZE) || defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define X86_INSTRUMENTED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer) ||     \
+    __has_feature(coverage_sanitizer) || __has_feature(thread_sanitizer) ||                \
+    __has_feature(memory_sanitizer)
+#define X86_INSTRUMENTED 1
+#endif
+#endif
+
 /* Complete unrolling of the loops over a block's vectors.  Rolled, GCC 12
    kept the 16-lane leaves' vectors in an array on the stack (their level
    loops pass its limits for complete peeling): two loads and two stores
-   per butterfly.  Unrolled, the vectors stay in registers.  The pragma is
-   GCC's: clang reads it as an unroll count it need not honour and warns
-   where it does not (-Wpass-failed), and unrolls these constant-count
-   loops by itself.  Without optimization, or with sanitizer checks in the
-   loops, GCC cannot honour it either and warns ("ignoring loop
-   annotation"); those builds are not for speed, and fully unrolled
-   always-inline chains only cost them compile time. */
-#if defined(__OPTIMIZE__) && !defined(NTT_SANITIZE) && !defined(__clang__)
-#define UNROLL _Pragma("GCC unroll 16")
-#else
+   per butterfly.  Unrolled, the vectors stay in registers.  Clang takes
+   its own pragma: it reads GCC's as an unroll count, which it cannot
+   honour at every level of optimization (-Wpass-failed).  Without
+   optimization GCC cannot honour its pragma either and warns ("ignoring
+   loop annotation"), nor can it with UBSan's checks in the loops.  In
+   instrumented builds the fully unrolled always-inline chains made single
+   functions so large that clang did not finish compiling them at -O1, so
+   those builds go without. */
+#if !defined(__OPTIMIZE__) || defined(X86_INSTRUMENTED)
 #define UNROLL
+#elif defined(__clang__)
+#define UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define UNROLL _Pragma("GCC unroll 16")
 #endif
 
 /* ---- 8 x uint32_t (or 4 x uint64_t) ------------------------------------------ */
