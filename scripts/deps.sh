@@ -4,6 +4,8 @@
 # is missing.
 set -euo pipefail
 pkgs=(cmake make gcc g++ pkg-config libgmp-dev libflint-dev libntl-dev gnuplot-nox python3)
+# CC=clang builds take clang and its OpenMP runtime.
+case "${CC:-}" in *clang*) pkgs+=(clang libomp-dev) ;; esac
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
