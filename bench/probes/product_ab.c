@@ -24,6 +24,9 @@
 
 #include "loop_timing.h"
 
+/* The flush adds into it, so that the compiler keeps the flush's reads. */
+static volatile unsigned sink;
+
 typedef int (*polymul_fn)(uint64_t *, const uint64_t *, size_t, const uint64_t *, size_t,
                           uint64_t, int);
 
@@ -55,7 +58,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "bad arguments or out of memory\n");
         return 1;
     }
-    volatile unsigned sink = 0; /* keeps the flush's reads */
     srand(1);
     for (size_t i = 0; i < n; i++) {
         x[i] = ((uint64_t)rand() << 31 ^ (uint64_t)rand()) % p;
