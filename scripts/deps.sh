@@ -9,6 +9,8 @@ pkgs=(cmake make gcc g++ pkg-config libgmp-dev libflint-dev libntl-dev gnuplot-n
 pkgs+=(python3-numpy python3-pytest python3-sympy python3-pip python3-setuptools)
 # MPI (issue 49): libntt_mpi, ntt-mpi and the tests of label mpi.
 pkgs+=(libopenmpi-dev openmpi-bin)
+# CC=clang builds take clang and its OpenMP runtime.
+case "${CC:-}" in *clang*) pkgs+=(clang libomp-dev) ;; esac
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -104,9 +104,12 @@ typedef struct ntt_backend_ops {
                               size_t item0, void *stream);
     int (*dev_last_error)(const ntt_plan *plan);
 
-    /* ntt_polymul_mod's input check on the call's `threads` (0: the
-       backend's default); NULL: ntt_any_geq_u64. */
+    /* Whether some a[i] >= p, on the call's `threads` (0: the backend's
+       default).  any_geq_u64 is ntt_polymul_mod's input check (NULL:
+       ntt_any_geq_u64); the AVX2 backend's pair is what ntt_any_geq_u32
+       and _u64 run for every backend where the CPU has AVX2. */
     bool (*any_geq_u64)(const uint64_t *a, size_t len, uint64_t p, int threads);
+    bool (*any_geq_u32)(const uint32_t *a, size_t len, uint32_t p, int threads);
 
     /* The polymul entry checks a and b itself when io64 is false (as
        ntt_out_of_range), returning NTT_ERANGE with c untouched, so that the
@@ -128,7 +131,7 @@ extern const ntt_backend_ops ntt_avx2_ops;
 size_t ntt_avx2_crt_primes(const uint64_t **q);
 #endif
 #ifdef NTT_HAVE_AVX512
-extern const ntt_backend_ops ntt_avx512_ops; /* avx2.c's again, see avx512.c */
+extern const ntt_backend_ops ntt_avx512_ops; /* CRT primes: ntt_avx2_crt_primes */
 #endif
 #ifdef NTT_HAVE_OPENMP
 extern const ntt_backend_ops ntt_openmp_ops;
@@ -165,8 +168,8 @@ static inline bool ntt_overlaps(const void *x, size_t xbytes, const void *y, siz
     const uintptr_t a = (uintptr_t)x, b = (uintptr_t)y;
     return a < b + ybytes && b < a + xbytes;
 }
-/* 1 if some a[i] >= p (cpu.c: AVX2 when the CPU has it, else the portable
-   code, which is exposed for the tests). */
+/* 1 if some a[i] >= p (cpu.c: the AVX2 backend's any_geq where the CPU
+   has AVX2, else the portable code, which is exposed for the tests). */
 bool ntt_any_geq_u32(const uint32_t *a, size_t len, uint32_t p);
 bool ntt_any_geq_u64(const uint64_t *a, size_t len, uint64_t p);
 bool ntt_any_geq_portable_u32(const uint32_t *a, size_t len, uint32_t p);

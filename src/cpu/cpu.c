@@ -66,20 +66,25 @@ bool ntt_any_geq_portable_u64(const uint64_t *a, size_t len, uint64_t p)
     return false;
 }
 
+/* The vector checks where the CPU has AVX2: the AVX2 backend's, reached
+   through its ops table, since the backends call this file and it calls
+   none of them by name. */
+static const ntt_backend_ops *vector_checks(void)
+{
+    const ntt_backend_ops *ops = ntt_backend_lookup(NTT_BACKEND_AVX2);
+    return ops && ops->any_geq_u32 && ops->any_geq_u64 && ops->available() ? ops : NULL;
+}
+
 bool ntt_any_geq_u32(const uint32_t *a, size_t len, uint32_t p)
 {
-#ifdef NTT_HAVE_AVX2
-    if (ntt_avx2_ops.available()) return ntt_avx2_any_geq_u32(a, len, p);
-#endif
-    return ntt_any_geq_portable_u32(a, len, p);
+    const ntt_backend_ops *v = vector_checks();
+    return v ? v->any_geq_u32(a, len, p, 1) : ntt_any_geq_portable_u32(a, len, p);
 }
 
 bool ntt_any_geq_u64(const uint64_t *a, size_t len, uint64_t p)
 {
-#ifdef NTT_HAVE_AVX2
-    if (ntt_avx2_ops.available()) return ntt_avx2_any_geq_u64(a, len, p);
-#endif
-    return ntt_any_geq_portable_u64(a, len, p);
+    const ntt_backend_ops *v = vector_checks();
+    return v ? v->any_geq_u64(a, len, p, 1) : ntt_any_geq_portable_u64(a, len, p);
 }
 
 void ntt_cpu_plan_free(ntt_plan *plan)

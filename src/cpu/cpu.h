@@ -1,6 +1,6 @@
-/* What the CPU backends (scalar.c, avx2.c, openmp.c) share: the per-modulus
-   tables, the kernel-table interface, the depth-first drivers and the plan
-   data.  Not installed. */
+/* What the CPU backends (scalar.c, x86/avx2.c, x86/avx512.c, openmp.c)
+   share: the per-modulus tables, the kernel-table interface, the
+   depth-first drivers and the plan data.  Not installed. */
 #ifndef NTT_CPU_H
 #define NTT_CPU_H
 
@@ -73,11 +73,5 @@ ntt_status ntt_cpu_pointwise(ntt_plan *plan, void *c, const void *a, const void 
                              size_t stride);
 ntt_status ntt_cpu_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_t la,
                            const void *b, size_t lb, size_t count, size_t stride, bool io64);
-
-#ifdef NTT_HAVE_AVX2
-/* avx2.c */
-bool ntt_avx2_any_geq_u32(const uint32_t *a, size_t len, uint32_t p);
-bool ntt_avx2_any_geq_u64(const uint64_t *a, size_t len, uint64_t p);
-#endif
 
 #endif /* NTT_CPU_H */

@@ -44,8 +44,8 @@ static void ntt_omp_flag(bool *f)
 #undef T
 #undef SFX
 
-/* Below this size a transform is not split: a parallel region costs a few
-   microseconds, about what a transform of 2^12 takes on one core. */
+/* Below this size a transform is not split: a parallel region costs about
+   what a transform of 2^12 takes on one core. */
 #define OMP_MIN_SPLIT ((size_t)1 << 13)
 
 /* Workspaces of polymul items running side by side stop at this many bytes;

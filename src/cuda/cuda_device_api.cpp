@@ -57,7 +57,8 @@ const ntt_backend_ops ntt_cuda_ops = {
     nttc::dev_pointwise,
     nttc::dev_polymul,
     nttc::dev_last_error,
-    nullptr,  // the input check of ntt_polymul_mod: the CPU's
+    nullptr,  // the input checks (ntt_polymul_mod's, u64 and u32): the CPU's
+    nullptr,
     true,     // cuda_polymul checks its inputs beside the device's work
     false,    // (everything, so not only single products)
 };

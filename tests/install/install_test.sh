@@ -1,12 +1,15 @@
 #!/bin/sh
-# install_test.sh BUILD_DIR SOURCE_DIR: installs BUILD_DIR into a fresh
+# install_test.sh BUILD_DIR SOURCE_DIR [CC]: installs BUILD_DIR into a fresh
 # prefix, checks that the installed `ntt` loads neither GMP, FLINT nor NTL,
-# and builds programs against the package: consumer.c with pkg-config and
-# with find_package, and the examples/ folder on its own (find_package),
-# whose programs check their own results.
+# and builds programs against the package with CC, the compiler that built
+# the library (the static library's OpenMP calls need that compiler's
+# runtime: libgomp for GCC, libomp for clang): consumer.c with pkg-config
+# and with find_package, and the examples/ folder on its own
+# (find_package), whose programs check their own results.
 set -eu
 build=$1
 src=$2
+cc=${3:-cc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
@@ -30,14 +33,16 @@ fi
 pc=$(dirname "$(find "$work/prefix" -name ntt.pc | head -n 1)")
 flags=$(PKG_CONFIG_PATH=$pc pkg-config --cflags --libs ntt)
 libdir=$(PKG_CONFIG_PATH=$pc pkg-config --variable=libdir ntt)
-cc -std=c17 -Wall -Wextra -Werror "$src/tests/install/consumer.c" $flags -o "$work/pc_consumer"
+"$cc" -std=c17 -Wall -Wextra -Werror "$src/tests/install/consumer.c" $flags -o "$work/pc_consumer"
 LD_LIBRARY_PATH=$libdir "$work/pc_consumer"
-cmake -S "$src/tests/install" -B "$work/cm" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake -S "$src/tests/install" -B "$work/cm" -DCMAKE_PREFIX_PATH="$work/prefix" \
+      -DCMAKE_C_COMPILER="$cc" >/dev/null
 cmake --build "$work/cm" >/dev/null
 LD_LIBRARY_PATH=$libdir "$work/cm/consumer_shared"
 "$work/cm/consumer_static"
 
 cmake -S "$src/examples" -B "$work/ex" -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DCMAKE_C_COMPILER="$cc" \
   -DCMAKE_C_FLAGS="-Wall -Wextra -Werror" >/dev/null
 cmake --build "$work/ex" >/dev/null
 LD_LIBRARY_PATH=$libdir ctest --test-dir "$work/ex" --output-on-failure
