@@ -132,11 +132,10 @@ typedef struct ntt_rns_params {
    Memory: the limbs' plans (twiddle tables and a workspace, a few N words
    each), constants of up to (L+1) alpha (L+1+K) words, and scratch of
    (alpha + dnum (L+1+K) + 2K) N words plus N + 128 (L+1+K) words per
-   thread.  CUDA: no per-limb plans on the host; on the device the batched
-   plan (32 N bytes of twiddles a limb), the constants, (L+1) copies of
-   the plan's per-prime constants (about 1 KiB a limb each: the inverse
-   transforms' 1/N scaling with the stages' factors folded in), and
-   scratch of ((L+1) + dnum (L+1+K) + 2K + 2(L+1)) N words.
+   thread.  CUDA: no per-limb plans on the host; on the device two batched
+   plans (every prime, and P's alone: about 32 N bytes of twiddles a
+   limb), the constants (about (L+1)^2 + (L+1+K)^2 words) and scratch of
+   ((L+1) + max(dnum (L+1+K), 2(L+1)) + 2K + (L+1+K)) N words.
    *ctx is NULL on failure.
    Errors: NTT_EINVAL (ctx or params NULL; q NULL; p NULL with K > 0; N not a
    power of two in range; L+1 == 0; L+1+K > NTT_RNS_MAX_LIMBS; dnum outside
@@ -308,11 +307,12 @@ NTT_API NTT_NODISCARD ntt_status ntt_rns_cuda_ks_inner(ntt_rns *ctx, size_t n, s
                                                        uint64_t *d_acc0, uint64_t *d_acc1,
                                                        size_t acc_limbs, ntt_cuda_stream stream);
 /* The whole key switch.  The device work: the input copied once and
-   inverse-transformed (every digit at once, the conversion's factors
-   folded into the transforms' scaling), each digit's conversion, the
-   transforms of the converted limbs, the inner product over all digits of
-   a limb in one pass (the sums' Q limbs written to out0, out1, their P
-   limbs to scratch), then modDown of both sums in place. */
+   inverse-transformed (every digit in one batched call), each digit's
+   conversion, the transforms of the converted limbs, the inner product
+   over all digits of a limb in one pass (the digits' own limbs read from
+   d_in; the sums' Q limbs written to out0, out1, their P limbs to
+   scratch), then modDown of both sums in place (together when out1 lies
+   after out0). */
 NTT_API NTT_NODISCARD ntt_status ntt_rns_cuda_keyswitch(ntt_rns *ctx, size_t n, size_t level,
                                                         const uint64_t *d_in, size_t in_limbs,
                                                         const uint64_t *d_key, size_t key_limbs,

@@ -232,7 +232,7 @@ ntt_status ntt_rns_modup(ntt_rns *c, size_t n, size_t level, size_t digit, const
     const ntt_status a = ntt_rns_args_modup(c, n, level, digit, in, in_limbs, out, out_limbs);
     if (a != NTT_OK) return a;
     size_t first, s;
-    (void)ntt_rns_digit_range(c, level, digit, &first, &s); /* checked above */
+    if (ntt_rns_digit_range(c, level, digit, &first, &s) != NTT_OK) return NTT_EINVAL;
     const size_t e = level + 1 + c->np;
     if (out_of_range(c, in, s, NULL, first, level)) return NTT_ERANGE;
     ntt_status st = NTT_OK;

@@ -4,10 +4,9 @@
  * fusion switch that ntt-bench and the tests use to compare the fused
  * element-wise work against the unfused.  Not installed.
  *
- *   rns_cuda_setup.cpp    the device state: the batched plan, constants,
- *                         the plan's per-prime constants with the stages'
- *                         factors folded into the inverse's scaling,
- *                         scratch; limb-range transforms
+ *   rns_cuda_dev.h        the device state and the kernels' launches (C++)
+ *   rns_cuda_setup.cpp    the device state: the batched plans, constants,
+ *                         scratch
  *   rns_cuda_stages.cpp   the stages as transforms and kernel launches
  *   rns_cuda_kernels.cu   the element-wise kernels and their launches
  *   cuda_api.c            the public ntt_rns_cuda_* calls: checks, then here
@@ -23,11 +22,10 @@ extern "C" {
 
 /* Which element-wise work the stages fuse; the default is RNS_FUSE_ALL.
    Each unfused form gives the same words with more passes over memory:
-     SCALE  the factors (B/b_i)^-1 folded into the inverse transforms'
-            scaling; unfused: a kernel multiplies the transformed limbs.
      CONV   base conversion reading each source limb once per coefficient
-            (its residues kept in registers for all targets); unfused: one
-            thread per target and coefficient reading every source.
+            and group of targets, its scaled residues kept in shared
+            memory; unfused: a pass writing the scaled sources, then one
+            thread per target and coefficient reading all of them.
      INNER  the inner product over all digits of a limb in one pass;
             unfused: one multiply-accumulate pass per digit.
      SUBC   (x - t) w in one kernel (modDown, rescale); unfused: a
@@ -36,11 +34,10 @@ extern "C" {
    and copy, so that a stage runs its transforms alone (wrong words: for
    timing the transforms' share of a stage). */
 enum {
-    RNS_FUSE_SCALE = 1,
     RNS_FUSE_CONV = 2,
     RNS_FUSE_INNER = 4,
     RNS_FUSE_SUBC = 8,
-    RNS_FUSE_ALL = 15,
+    RNS_FUSE_ALL = 14,
     RNS_NTT_ONLY = 16
 };
 /* NTT_EINVAL for a mask with other bits or a context that is not CUDA. */
