@@ -92,7 +92,6 @@ uint64_t *dalloc(size_t words)
     return static_cast<uint64_t *>(p);
 }
 
-size_t qp(size_t l, size_t k) { return k <= l ? k : NQ + k - l - 1; }
 size_t alpha() { return (NQ + DNUM - 1) / DNUM; }
 size_t beta_of(size_t l) { return l / alpha() + 1; }
 
