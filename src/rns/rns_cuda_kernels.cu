@@ -16,17 +16,91 @@ constexpr int kBlock = 256;
 // again (from L2: a digit is a few MiB).
 constexpr unsigned kTargets = 8;
 
-// s + 1 < 2^64 terms of 128-bit products y w with y, w < 2^61: reduced
-// every RNS_CHUNK terms, as the CPU's sums are.
+// A 128-bit sum of products of residues below 2^61, as four 32-bit words
+// on the device: each term y w is four 32 x 32 products added column by
+// column with the carry chain (ten multiply-adds), where the generic
+// 128-bit product and sum take about twice as many instructions.  The host
+// build (the CPU stand-in) sums in ntt_u128.  Either way the sum is exact,
+// so its reduction is the CPU's word.
+struct Sum128 {
+#ifdef __CUDA_ARCH__
+    uint32_t a0, a1, a2, a3;
+    __device__ __forceinline__ void zero() { a0 = a1 = a2 = a3 = 0; }
+    __device__ __forceinline__ void mac(uint64_t y, uint64_t w)
+    {
+        const uint32_t y0 = (uint32_t)y, y1 = (uint32_t)(y >> 32);
+        const uint32_t w0 = (uint32_t)w, w1 = (uint32_t)(w >> 32);
+        asm("mad.lo.cc.u32 %0, %4, %6, %0;\n\t"
+            "madc.hi.cc.u32 %1, %4, %6, %1;\n\t"
+            "madc.lo.cc.u32 %2, %5, %7, %2;\n\t"
+            "madc.hi.u32 %3, %5, %7, %3;\n\t"
+            "mad.lo.cc.u32 %1, %4, %7, %1;\n\t"
+            "madc.hi.cc.u32 %2, %4, %7, %2;\n\t"
+            "addc.u32 %3, %3, 0;\n\t"
+            "mad.lo.cc.u32 %1, %5, %6, %1;\n\t"
+            "madc.hi.cc.u32 %2, %5, %6, %2;\n\t"
+            "addc.u32 %3, %3, 0;"
+            : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3)
+            : "r"(y0), "r"(y1), "r"(w0), "r"(w1));
+    }
+    __device__ __forceinline__ ntt_u128 get() const
+    {
+        return (ntt_u128)(((uint64_t)a3 << 32) | a2) << 64 | (((uint64_t)a1 << 32) | a0);
+    }
+    __device__ __forceinline__ void set(uint64_t r)
+    {
+        a0 = (uint32_t)r;
+        a1 = (uint32_t)(r >> 32);
+        a2 = a3 = 0;
+    }
+#else
+    ntt_u128 a;
+    void zero() { a = 0; }
+    void mac(uint64_t y, uint64_t w) { a += rns_term(y, w); }
+    ntt_u128 get() const { return a; }
+    void set(uint64_t r) { a = r; }
+#endif
+};
+
+// The targets' sums of one coefficient, two at a time (each y loaded once
+// for both): out(j) = [sum_i y_i w_j[i]]_{c_j}, reduced every RNS_CHUNK
+// terms as the CPU's sums are.
 __device__ __forceinline__ uint64_t dot_row(const uint64_t *y, size_t ystride, const uint64_t *w,
                                             size_t s, const rns_prime &m)
 {
-    ntt_u128 a = 0;
-    for (size_t i = 0; i < s; i++) {
-        if (i && i % RNS_CHUNK == 0) a = rns_reduce128(a, &m);
-        a += rns_term(y[i * ystride], __ldg(w + i));
+    Sum128 a;
+    a.zero();
+    for (size_t i0 = 0; i0 < s; i0 += RNS_CHUNK) {
+        if (i0) a.set(rns_reduce128(a.get(), &m));
+        const size_t i1 = s - i0 > RNS_CHUNK ? i0 + RNS_CHUNK : s;
+#pragma unroll 4
+        for (size_t i = i0; i < i1; i++) a.mac(y[i * ystride], __ldg(w + i));
     }
-    return rns_reduce128(a, &m);
+    return rns_reduce128(a.get(), &m);
+}
+
+__device__ __forceinline__ void dot_row2(const uint64_t *y, size_t ystride, const uint64_t *w0,
+                                         const uint64_t *w1, size_t s, const rns_prime &m0,
+                                         const rns_prime &m1, uint64_t &r0, uint64_t &r1)
+{
+    Sum128 a, b;
+    a.zero();
+    b.zero();
+    for (size_t i0 = 0; i0 < s; i0 += RNS_CHUNK) {
+        if (i0) {
+            a.set(rns_reduce128(a.get(), &m0));
+            b.set(rns_reduce128(b.get(), &m1));
+        }
+        const size_t i1 = s - i0 > RNS_CHUNK ? i0 + RNS_CHUNK : s;
+#pragma unroll 4
+        for (size_t i = i0; i < i1; i++) {
+            const uint64_t v = y[i * ystride];
+            a.mac(v, __ldg(w0 + i));
+            b.mac(v, __ldg(w1 + i));
+        }
+    }
+    r0 = rns_reduce128(a.get(), &m0);
+    r1 = rns_reduce128(b.get(), &m1);
 }
 
 // Fused: one thread a coefficient; its sources' [x_i inv_i]_{b_i} in
@@ -44,10 +118,15 @@ __global__ void k_conv(const rns_prime *pm, size_t n, const uint64_t *x, size_t 
     for (size_t i = 0; i < s; i++)
         y[i * ys] = rns_mulc(x[i * n], __ldg(tab.inv + i), __ldg(tab.invq + i), pm[L.src[i]].p);
     const unsigned j1 = min(t, (blockIdx.y + 1) * kTargets);
-    for (unsigned j = blockIdx.y * kTargets; j < j1; j++) {
-        const rns_prime m = pm[L.dst[j]];
-        out[L.row[j] * n] = dot_row(y, ys, tab.w + L.wrow[j] * s, s, m);
+    unsigned j = blockIdx.y * kTargets;
+    for (; j + 1 < j1; j += 2) {
+        const rns_prime m0 = pm[L.dst[j]], m1 = pm[L.dst[j + 1]];
+        uint64_t r0, r1;
+        dot_row2(y, ys, tab.w + L.wrow[j] * s, tab.w + L.wrow[j + 1] * s, s, m0, m1, r0, r1);
+        out[L.row[j] * n] = r0;
+        out[L.row[j + 1] * n] = r1;
     }
+    if (j < j1) out[L.row[j] * n] = dot_row(y, ys, tab.w + L.wrow[j] * s, s, pm[L.dst[j]]);
 }
 
 // Unfused, first pass: y row i = [x_i inv_i]_{b_i}.
