@@ -48,8 +48,7 @@ typedef struct {
     size_t n, nq, np, dnum;
     int kind;
     bool gmp;     /* also against the GMP reference */
-    bool phantom; /* q_0 and P of kind, q_1.. of 50 bits (the benchmark's layout: the
-                     device transforms q_1.. with an FP64 plan of their own) */
+    bool phantom; /* q_0 and P of kind, q_1.. of 50 bits (the benchmark's layout) */
 } config;
 
 /* Fusion settings compared with the default: none, and each alone. */

@@ -32,12 +32,6 @@ struct ConvTab {
 struct rns_cuda {
     ntt_plan *plan;    // negacyclic, every limb's prime: item i of a call has limb item0 + i
     ntt_plan *plan_p;  // P's primes only (K > 0): P rows of several polynomials in one call
-    // The longest run of limbs [fp0, fp1) whose primes lie below 2^50, when
-    // the plan of every limb has a larger one: its own plan computes in the
-    // FP64 units (the CUDA backend's FP64 kind), faster than the integer
-    // kernels the whole plan runs.  Null when there is no such run of two.
-    ntt_plan *plan_fp;
-    size_t fp0, fp1;
     unsigned fuse;     // RNS_FUSE_* (rns_cuda.h)
     int last_error;
     void *dconst;      // the constants below, one allocation

@@ -2,14 +2,11 @@
 // plans, the constants (one upload at creation) and the scratch.  Host
 // C-style C++ over the runtime API (no exceptions, no C++ runtime).
 #include "rns_cuda_dev.h"
-#include "../cuda/cuda_mod.h"
 
 #include <cstdlib>
 #include <cstring>
 
 namespace {
-
-using nttc::kFp64Bits;  // primes below 2^kFp64Bits: the backend's FP64 kind
 
 // Words of the constants: pm, the nq shape tables (2s + nlimb s each),
 // pconv (2K + nq K), pinv/pinvq (2 nq), qlinv/qlinvq (2 nq^2), gen (2
@@ -55,28 +52,8 @@ ntt_status ntt_rns_cuda_init(ntt_rns *c)
     if (s == NTT_OK && c->np)
         s = ntt_plan_create_rns(&d->plan_p, c->n, c->primes + c->nq, c->np, NTT_U64,
                                 NTT_BACKEND_CUDA, &po);
-    // The FP64 plan: the longest run of primes below 2^50, when some prime
-    // is not (else the whole plan is FP64 already).
-    size_t best0 = 0, best1 = 0, big = 0;
-    for (size_t i = 0; i < c->nlimb; i++) {
-        if (c->primes[i] >> kFp64Bits) {
-            big++;
-            continue;
-        }
-        size_t j = i;
-        while (j < c->nlimb && !(c->primes[j] >> kFp64Bits)) j++;
-        if (j - i > best1 - best0) best0 = i, best1 = j;
-        i = j - 1;
-    }
-    if (s == NTT_OK && big && best1 - best0 >= 2) {
-        s = ntt_plan_create_rns(&d->plan_fp, c->n, c->primes + best0, best1 - best0, NTT_U64,
-                                NTT_BACKEND_CUDA, &po);
-        d->fp0 = best0;
-        d->fp1 = best1;
-    }
     if (s != NTT_OK) return s;
-    if (!d->plan->ops->dev_transform || (d->plan_p && !d->plan_p->ops->dev_transform) ||
-        (d->plan_fp && !d->plan_fp->ops->dev_transform))
+    if (!d->plan->ops->dev_transform || (d->plan_p && !d->plan_p->ops->dev_transform))
         return NTT_EUNSUPPORTED;
 
     // The constants, laid out on the host, then one copy.
@@ -133,7 +110,6 @@ void ntt_rns_cuda_free(ntt_rns *c)
     if (!d) return;
     ntt_plan_destroy(d->plan);
     ntt_plan_destroy(d->plan_p);
-    ntt_plan_destroy(d->plan_fp);
     if (d->dconst) cudaFree(d->dconst);
     if (d->dscratch) cudaFree(d->dscratch);
     free(d->shape);

@@ -32,8 +32,9 @@ ntt_status fail(ntt_rns *c, cudaError_t e)
         if (s_ != NTT_OK) return s_;    \
     } while (0)
 
-// count rows of d with one plan: item i has the plan's prime first + i.
-ntt_status plan_ntt(ntt_rns *c, ntt_plan *plan, uint64_t *d, size_t count, size_t first,
+// count rows of d, limbs first.. (plan: every limb) or P's limbs first..
+// (plan_p, first counted inside P).
+ntt_status rows_ntt(ntt_rns *c, ntt_plan *plan, uint64_t *d, size_t count, size_t first,
                     cudaStream_t st, bool inv)
 {
     if (count == 0) return NTT_OK;
@@ -42,30 +43,16 @@ ntt_status plan_ntt(ntt_rns *c, ntt_plan *plan, uint64_t *d, size_t count, size_
     return s;
 }
 
-// count rows of d, limbs first.. : the part inside the FP64 plan's range
-// of limbs through that plan, the rest through the plan of every limb.
-ntt_status rows_ntt(ntt_rns *c, uint64_t *d, size_t count, size_t first, cudaStream_t st, bool inv)
-{
-    const rns_cuda *dv = c->dev;
-    const size_t end = first + count, n = c->n;
-    if (!dv->plan_fp || end <= dv->fp0 || first >= dv->fp1)
-        return plan_ntt(c, dv->plan, d, count, first, st, inv);
-    const size_t a = first > dv->fp0 ? first : dv->fp0, b = end < dv->fp1 ? end : dv->fp1;
-    TRY(plan_ntt(c, dv->plan, d, a - first, first, st, inv));
-    TRY(plan_ntt(c, dv->plan_fp, d + (a - first) * n, b - a, a - dv->fp0, st, inv));
-    return plan_ntt(c, dv->plan, d + (b - first) * n, end - b, b, st, inv);
-}
-
 // Rows [a, b) of an extended polynomial at level l (limb qp_limb(l, k) for
 // row k): at most two runs of consecutive limbs.
 ntt_status ext_ntt(ntt_rns *c, size_t l, uint64_t *d, size_t a, size_t b, cudaStream_t st,
                    bool inv)
 {
     const size_t q = l + 1, n = c->n;
-    if (a < q) TRY(rows_ntt(c, d + a * n, (b < q ? b : q) - a, a, st, inv));
+    if (a < q) TRY(rows_ntt(c, c->dev->plan, d + a * n, (b < q ? b : q) - a, a, st, inv));
     if (b > q) {
         const size_t a2 = a > q ? a : q;
-        TRY(rows_ntt(c, d + a2 * n, b - a2, c->nq + (a2 - q), st, inv));
+        TRY(rows_ntt(c, c->dev->plan, d + a2 * n, b - a2, c->nq + (a2 - q), st, inv));
     }
     return NTT_OK;
 }
@@ -107,7 +94,7 @@ ntt_status moddown_core(ntt_rns *c, size_t l, const uint64_t *x, size_t xpoly, u
 {
     rns_cuda *d = c->dev;
     const size_t n = c->n, q = l + 1, np = c->np;
-    TRY(plan_ntt(c, d->plan_p, xp, npoly * np, 0, st, true));
+    TRY(rows_ntt(c, d->plan_p, xp, npoly * np, 0, st, true));
     if (!ntt_only(c)) {
         ConvLists L;
         for (size_t i = 0; i < np; i++) L.src[i] = (uint8_t)(c->nq + i);
@@ -115,7 +102,7 @@ ntt_status moddown_core(ntt_rns *c, size_t l, const uint64_t *x, size_t xpoly, u
         CKR(c, nttr::conv(d, n, xp, np * n, d->pconv, L, q, d->T, q * n, npoly,
                           fused(c, RNS_FUSE_CONV), st));
     }
-    for (unsigned z = 0; z < npoly; z++) TRY(rows_ntt(c, d->T + z * q * n, q, 0, st, false));
+    for (unsigned z = 0; z < npoly; z++) TRY(rows_ntt(c, d->plan, d->T + z * q * n, q, 0, st, false));
     if (!ntt_only(c))
         CKR(c, nttr::subc(d, n, x, xpoly, d->T, q * n, out, opoly, d->pinv, d->pinvq, q, npoly,
                           fused(c, RNS_FUSE_SUBC), st));
@@ -134,7 +121,7 @@ ntt_status ntt_rns_cuda_do_transform(ntt_rns *c, const size_t *limbs, size_t cou
     for (size_t k = 0; k < count;) {
         size_t e = k + 1;
         while (e < count && limbs[e] == limbs[e - 1] + 1) e++;
-        TRY(rows_ntt(c, d + k * c->n, e - k, limbs[k], st, inverse));
+        TRY(rows_ntt(c, c->dev->plan, d + k * c->n, e - k, limbs[k], st, inverse));
         k = e;
     }
     return NTT_OK;
@@ -168,7 +155,7 @@ ntt_status ntt_rns_cuda_do_modup(ntt_rns *c, size_t l, size_t j, const uint64_t 
         CKR(c, copy(d->X, in, s * n, st));
         CKR(c, copy(out + first * n, in, s * n, st));
     }
-    TRY(rows_ntt(c, d->X, s, first, st, true));
+    TRY(rows_ntt(c, d->plan, d->X, s, first, st, true));
     if (!ntt_only(c)) TRY(digit_conv(c, l, j, d->X, out, st));
     TRY(ext_ntt(c, l, out, 0, first, st, false));
     TRY(ext_ntt(c, l, out, first + s, e, st, false));
@@ -191,9 +178,9 @@ ntt_status ntt_rns_cuda_do_rescale(ntt_rns *c, size_t l, const uint64_t *in, uin
     rns_cuda *d = c->dev;
     const size_t n = c->n;
     if (!ntt_only(c)) CKR(c, copy(d->X, in + l * n, n, st));
-    TRY(rows_ntt(c, d->X, 1, l, st, true));
+    TRY(rows_ntt(c, d->plan, d->X, 1, l, st, true));
     if (!ntt_only(c)) CKR(c, nttr::bcast_reduce(d, n, d->X, d->T, l, st));
-    TRY(rows_ntt(c, d->T, l, 0, st, false));
+    TRY(rows_ntt(c, d->plan, d->T, l, 0, st, false));
     if (!ntt_only(c))
         CKR(c, nttr::subc(d, n, in, 0, d->T, 0, out, 0, d->qlinv + l * c->nq,
                           d->qlinvq + l * c->nq, l, 1, fused(c, RNS_FUSE_SUBC), st));
@@ -226,7 +213,7 @@ ntt_status ntt_rns_cuda_do_keyswitch(ntt_rns *c, size_t l, const uint64_t *in,
     rns_cuda *d = c->dev;
     const size_t n = c->n, q = l + 1, e = q + c->np, beta = ntt_rns_digits(c, l);
     if (!ntt_only(c)) CKR(c, copy(d->X, in, q * n, st));
-    TRY(rows_ntt(c, d->X, q, 0, st, true));
+    TRY(rows_ntt(c, d->plan, d->X, q, 0, st, true));
     for (size_t j = 0; j < beta; j++) {
         const size_t first = j * c->alpha, s = first + c->alpha < q ? c->alpha : q - first;
         uint64_t *dst = d->T + j * e * n;
