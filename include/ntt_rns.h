@@ -87,9 +87,9 @@
  * device pointers (ntt_rns_cuda_*, below), with the arguments of the host
  * forms plus a stream, as ntt_cuda_* are to ntt_forward_u64 and friends.
  * Its transforms are one batched negacyclic plan of ntt.h over all L+1+K
- * primes (the CUDA backend's fast path), each call transforming a run of
- * consecutive limbs at once; its element-wise kernels compute the formulas
- * of the host forms, so both give the same words.
+ * primes and one over P's (the CUDA backend's fast path), each call
+ * transforming a run of consecutive limbs at once; its element-wise kernels
+ * compute the formulas of the host forms, so both give the same words.
  */
 #ifndef NTT_RNS_H
 #define NTT_RNS_H

@@ -297,6 +297,22 @@ void ora_inner(const oracle *o, size_t l, const uint64_t *ext, const uint64_t *k
     mpz_clears(a, t, NULL);
 }
 
+/* The key switch as the composition of the oracles: modUp of every digit of
+   in (l+1 limbs), the inner product with key, modDown of both sums into
+   out0 and out1 (l+1 limbs each). */
+void ora_keyswitch(const oracle *o, size_t l, const uint64_t *in, const uint64_t *key,
+                   uint64_t *out0, uint64_t *out1)
+{
+    const size_t n = o->n, e = l + 1 + o->np, beta = l / o->alpha + 1;
+    uint64_t *x = xmalloc(beta * e * n * 8), *acc = xmalloc(2 * e * n * 8);
+    for (size_t j = 0; j < beta; j++) ora_modup(o, l, j, in + j * o->alpha * n, x + j * e * n);
+    ora_inner(o, l, x, key, acc, acc + e * n);
+    ora_moddown(o, l, acc, out0);
+    ora_moddown(o, l, acc + e * n, out1);
+    free(x);
+    free(acc);
+}
+
 /* ---- random inputs --------------------------------------------------------------- */
 
 void fill_poly(uint64_t *a, const oracle *o, size_t limbs, size_t l, bool ext, int mode)

@@ -55,6 +55,8 @@ void ora_moddown(const oracle *o, size_t l, const uint64_t *in, uint64_t *out);
 void ora_rescale(const oracle *o, size_t l, const uint64_t *in, uint64_t *out);
 void ora_inner(const oracle *o, size_t l, const uint64_t *ext, const uint64_t *key,
                uint64_t *acc0, uint64_t *acc1);
+void ora_keyswitch(const oracle *o, size_t l, const uint64_t *in, const uint64_t *key,
+                   uint64_t *out0, uint64_t *out1);
 
 /* Random residues of limbs rows (of an extended polynomial at level l when
    ext); mode 1: every word p - 1, mode 2: many near p - 1. */

@@ -15,17 +15,13 @@
  * listed as skipped).  Then each documented error, with its exact status
  * and outputs left untouched.
  */
-#include "test_common.h"
-#include "ntt_rns.h"
+#include "rns_oracle.h"
 
-#include <gmp.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-#include "rns_oracle.h"
 
 /* ---- configurations ------------------------------------------------------------- */
 

@@ -178,20 +178,8 @@ static void check_ks(env *E, size_t l, int mode)
     CHECK_STATUS(NTT_OK, ntt_rns_keyswitch(E->h, n, l, in, q, E->key, kl, a, a + q * n, q),
                  "%s host keyswitch", E->tag);
     if (E->cf->gmp) {
-        /* The composition of the oracles: modUp of each digit, inner
-           product, modDown of both sums. */
-        uint64_t *x = xmalloc(beta * e * n * 8), *acc = xmalloc(2 * e * n * 8);
-        for (size_t j = 0; j < beta; j++) {
-            size_t first, s;
-            if (ntt_rns_digit_range(E->h, l, j, &first, &s) == NTT_OK)
-                ora_modup(&E->o, l, j, in + first * n, x + j * e * n);
-        }
-        ora_inner(&E->o, l, x, E->key, acc, acc + e * n);
-        ora_moddown(&E->o, l, acc, g);
-        ora_moddown(&E->o, l, acc + e * n, g + q * n);
+        ora_keyswitch(&E->o, l, in, E->key, g, g + q * n);
         CHECK_ARR64(g, a, 2 * q * n, "%s: keyswitch l=%zu host vs GMP", E->tag, l);
-        free(x);
-        free(acc);
     }
     uint64_t *din = dalloc(q * n), *dout = dalloc(2 * q * n), *dout1 = dalloc(q * n);
     up(din, in, q * n);
