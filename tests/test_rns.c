@@ -372,7 +372,21 @@ static void test_create_errors(void)
     b = good; b.threads = -1; CREATE(NTT_EINVAL, "threads -1");
     b = good; b.backend = NTT_BACKEND_SCALAR; b.threads = 2; CREATE(NTT_EINVAL, "scalar with 2 threads");
     b = good; b.backend = NTT_BACKEND_SCALAR; b.threads = 1; CREATE(NTT_OK, "scalar with 1 thread");
-    b = good; b.backend = NTT_BACKEND_CUDA; CREATE(NTT_EUNSUPPORTED, "CUDA (later version)");
+    b = good; b.backend = NTT_BACKEND_CUDA;
+    CREATE(ntt_backend_available(NTT_BACKEND_CUDA) ? NTT_OK : NTT_EUNSUPPORTED,
+           "CUDA (a context for ntt_rns_cuda_*: test_rns_cuda), where a GPU is usable");
+    b = good;
+    {
+        /* The device forms on a CPU context, with valid arguments. */
+        ntt_rns *cpu = NULL;
+        CHECK_STATUS(NTT_OK, ntt_rns_create(&cpu, &b), "create");
+        const size_t lim[1] = {0};
+        uint64_t dummy[16] = {0};
+        CHECK_STATUS(NTT_EUNSUPPORTED, ntt_rns_cuda_forward(cpu, b.n, lim, 1, dummy, NULL),
+                     "ntt_rns_cuda_forward on a CPU context");
+        CHECK_EQ(0, (uint64_t)ntt_rns_cuda_last_error(cpu), "cuda_last_error of a CPU context");
+        ntt_rns_destroy(cpu);
+    }
     static const ntt_backend cpu[] = {NTT_BACKEND_AVX2, NTT_BACKEND_AVX512, NTT_BACKEND_OPENMP};
     for (size_t i = 0; i < COUNT(cpu); i++) {
         b = good; b.backend = cpu[i];
