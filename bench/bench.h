@@ -20,6 +20,8 @@ int bench_mpi(int argc, char **argv);
 #ifdef NTT_HAVE_CUDA
 int bench_gpu(int argc, char **argv);        /* gpu.cu */
 int bench_gpu_modmul(int argc, char **argv); /* gpu_modmul.cu */
+/* rns_gpu.cu: `ntt-bench rns --gpu`, the RNS stages on the device. */
+int bench_rns_gpu(int argc, char **argv);
 #endif
 
 #ifdef __cplusplus

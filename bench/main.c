@@ -42,7 +42,7 @@ static const subcommand subcommands[] = {
      "the CUDA backend: headline, launch floor, host to host, the reports' GPU ladder", NO_CUDA},
     {"gpu-modmul", CUDA_ONLY(bench_gpu_modmul), "[--json FILE]",
      "modular multiplication chains on the GPU", NO_CUDA},
-    {"rns", bench_rns, "[--n N] [--reps R] [--threads T] [--flush MIB] [--quick] [--json FILE]",
+    {"rns", bench_rns, "[--gpu] [--n N] [--reps R] [--threads T] [--flush MIB] [--quick] [--json FILE]",
      "RNS/CKKS stages: modUp, modDown, rescale, key switch, cold, with NTT shares", NULL},
     {"mpi", MPI_ONLY(bench_mpi), "[--n L1,L2,..] [--p P] [--reps R] [--backend B] [--json FILE] (under mpiexec)",
      "distributed products: four-step and the reports' master-slave, all-to-alls counted",

@@ -586,7 +586,11 @@ static void usage(FILE *f)
             "  --reps R      timed calls per row (default 11; --quick: 3)\n"
             "  --threads T   the all-threads rows' count (default: OpenMP's)\n"
             "  --flush MIB   written and read before each cold call (default 256)\n"
-            "  --json FILE   every row with its raw repetitions\n");
+            "  --json FILE   every row with its raw repetitions\n"
+            "  --gpu         the stages on the device instead (ntt_rns_cuda_*: warm and cold\n"
+            "                batched NTT, each stage cold with stream launches and graph\n"
+            "                replay, fused and unfused, NTT share, copy-bandwidth floor);\n"
+            "                takes --n, --reps, --quick and --json\n");
 }
 
 int bench_rns(int argc, char **argv)
@@ -595,6 +599,15 @@ int bench_rns(int argc, char **argv)
     int reps = 11;
     const char *json = NULL;
     S->T = max_threads();
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--gpu")) {
+#ifdef NTT_HAVE_CUDA
+            return bench_rns_gpu(argc, argv);
+#else
+            fprintf(stderr, "ntt-bench rns --gpu: this build has no CUDA backend\n");
+            return 2;
+#endif
+        }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

@@ -83,10 +83,13 @@
  *    later CUDA version compute alike, so every backend gives the same
  *    words.
  *
- * CUDA: contexts are CPU-only in this version (NTT_BACKEND_CUDA gives
- * NTT_EUNSUPPORTED).  The device-pointer forms will be ntt_rns_cuda_*,
- * with the arguments of the host forms plus a stream, on a context created
- * with NTT_BACKEND_CUDA, as ntt_cuda_* are to ntt_forward_u64 and friends.
+ * CUDA: a context created with backend NTT_BACKEND_CUDA runs the stages on
+ * device pointers (ntt_rns_cuda_*, below), with the arguments of the host
+ * forms plus a stream, as ntt_cuda_* are to ntt_forward_u64 and friends.
+ * Its transforms are one batched negacyclic plan of ntt.h over all L+1+K
+ * primes and one over P's (the CUDA backend's fast path), each call
+ * transforming a run of consecutive limbs at once; its element-wise kernels
+ * compute the formulas of the host forms, so both give the same words.
  */
 #ifndef NTT_RNS_H
 #define NTT_RNS_H
@@ -114,8 +117,9 @@ typedef struct ntt_rns_params {
     const uint64_t *p;     /* p_0 .. p_{K-1}; may be NULL when K == 0 */
     size_t p_count;        /* K >= 0; L+1+K <= NTT_RNS_MAX_LIMBS */
     size_t dnum;           /* 1 .. L+1 */
-    ntt_backend backend;   /* AUTO (ntt_backend_resolve_auto), SCALAR, AVX2,
-                              AVX512 or OPENMP */
+    ntt_backend backend;   /* AUTO (ntt_backend_resolve_auto, never CUDA),
+                              SCALAR, AVX2, AVX512, OPENMP, or CUDA (the
+                              ntt_rns_cuda_* calls only) */
     int threads;           /* OPENMP: threads over limbs and coefficient
                               blocks (0 = omp_get_max_threads()); the other
                               backends (AUTO as resolved) use one thread and
@@ -128,7 +132,10 @@ typedef struct ntt_rns_params {
    Memory: the limbs' plans (twiddle tables and a workspace, a few N words
    each), constants of up to (L+1) alpha (L+1+K) words, and scratch of
    (alpha + dnum (L+1+K) + 2K) N words plus N + 128 (L+1+K) words per
-   thread.
+   thread.  CUDA: no per-limb plans on the host; on the device two batched
+   plans (every prime, and P's alone: about 32 N bytes of twiddles a
+   limb), the constants (about (L+1)^2 + (L+1+K)^2 words) and scratch of
+   ((L+1) + max(dnum (L+1+K), 2(L+1)) + 2K + (L+1+K)) N words.
    *ctx is NULL on failure.
    Errors: NTT_EINVAL (ctx or params NULL; q NULL; p NULL with K > 0; N not a
    power of two in range; L+1 == 0; L+1+K > NTT_RNS_MAX_LIMBS; dnum outside
@@ -136,8 +143,9 @@ typedef struct ntt_rns_params {
    backend other than OPENMP, AUTO included unless NTT_BACKEND=openmp makes
    it OPENMP), NTT_EMODULUS (a prime not prime, outside
    (2, 2^61), or 2N not dividing prime - 1; the same prime twice in Q, twice
-   in P, or in both), NTT_EUNSUPPORTED (backend CUDA, or not available
-   here), NTT_ENOMEM. */
+   in P, or in both), NTT_EUNSUPPORTED (backend not available here; CUDA
+   without a GPU or in a build without CUDA), NTT_EBACKEND (a CUDA call
+   failed), NTT_ENOMEM (host or device memory). */
 NTT_API NTT_NODISCARD ntt_status ntt_rns_create(ntt_rns **ctx, const ntt_rns_params *params);
 
 /* Frees everything the context owns.  NULL is ignored. */
@@ -246,6 +254,73 @@ NTT_API NTT_NODISCARD ntt_status ntt_rns_keyswitch(ntt_rns *ctx, size_t n, size_
                                                    const uint64_t *key, size_t key_limbs,
                                                    uint64_t *out0, uint64_t *out1,
                                                    size_t out_limbs);
+
+/* ---- the stages on device pointers (contexts made with NTT_BACKEND_CUDA) -- */
+/*
+ * Each ntt_rns_cuda_X takes the arguments of ntt_rns_X (same sizes, forms,
+ * layouts and aliasing rules), with device pointers, plus a stream; it
+ * enqueues its work there and returns: no copies to or from the host, no
+ * allocation (the scratch and the constants are made with the context), no
+ * synchronization, so a sequence of calls may be captured into a CUDA
+ * graph.  The words are those of the host form bit for bit.
+ *  - Inputs are not range-checked (that would need a synchronization):
+ *    words >= their prime give unspecified values, never out-of-bounds
+ *    accesses.  "checked" in the host forms' descriptions does not apply.
+ *  - The context's device scratch is shared by its calls: calls on one
+ *    context must run one after the other on the device (one stream, or
+ *    streams the caller orders), and on one host thread at a time.
+ *  - Pointers are not dereferenced on the host; overlaps are checked on
+ *    their addresses as in the host forms.
+ * Errors: those of the host form except NTT_ERANGE; NTT_EUNSUPPORTED (the
+ * context is not a CUDA one, or no CUDA in this build); NTT_EBACKEND (a
+ * launch failed; see ntt_rns_cuda_last_error).  A host-pointer call
+ * (ntt_rns_X) on a CUDA context returns NTT_EUNSUPPORTED, as does
+ * ntt_rns_cuda_X on a CPU one.
+ */
+NTT_API NTT_NODISCARD ntt_status ntt_rns_cuda_forward(ntt_rns *ctx, size_t n, const size_t *limbs,
+                                                      size_t count, uint64_t *d_a,
+                                                      ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_rns_cuda_inverse(ntt_rns *ctx, size_t n, const size_t *limbs,
+                                                      size_t count, uint64_t *d_a,
+                                                      ntt_cuda_stream stream);
+/* The constants of the two lists are computed on the device (one small
+   kernel before the conversion's), in the context's scratch. */
+NTT_API NTT_NODISCARD ntt_status ntt_rns_cuda_fastbconv(ntt_rns *ctx, size_t n, const size_t *from,
+                                                        size_t from_count, const uint64_t *d_in,
+                                                        const size_t *to, size_t to_count,
+                                                        uint64_t *d_out, ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_rns_cuda_modup(ntt_rns *ctx, size_t n, size_t level,
+                                                    size_t digit, const uint64_t *d_in,
+                                                    size_t in_limbs, uint64_t *d_out,
+                                                    size_t out_limbs, ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_rns_cuda_moddown(ntt_rns *ctx, size_t n, size_t level,
+                                                      const uint64_t *d_in, size_t in_limbs,
+                                                      uint64_t *d_out, size_t out_limbs,
+                                                      ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_rns_cuda_rescale(ntt_rns *ctx, size_t n, size_t level,
+                                                      const uint64_t *d_in, size_t in_limbs,
+                                                      uint64_t *d_out, size_t out_limbs,
+                                                      ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_rns_cuda_ks_inner(ntt_rns *ctx, size_t n, size_t level,
+                                                       const uint64_t *d_ext, size_t ext_limbs,
+                                                       const uint64_t *d_key, size_t key_limbs,
+                                                       uint64_t *d_acc0, uint64_t *d_acc1,
+                                                       size_t acc_limbs, ntt_cuda_stream stream);
+/* The whole key switch.  The device work: the input copied once and
+   inverse-transformed (every digit in one batched call), each digit's
+   conversion, the transforms of the converted limbs, the inner product
+   over all digits of a limb in one pass (the digits' own limbs read from
+   d_in; the sums' Q limbs written to out0, out1, their P limbs to
+   scratch), then modDown of both sums in place (together when out1 lies
+   after out0). */
+NTT_API NTT_NODISCARD ntt_status ntt_rns_cuda_keyswitch(ntt_rns *ctx, size_t n, size_t level,
+                                                        const uint64_t *d_in, size_t in_limbs,
+                                                        const uint64_t *d_key, size_t key_limbs,
+                                                        uint64_t *d_out0, uint64_t *d_out1,
+                                                        size_t out_limbs, ntt_cuda_stream stream);
+/* The CUDA error (a cudaError_t value) of the context's last failed call,
+   0 if none or ctx is not a CUDA context. */
+NTT_API int ntt_rns_cuda_last_error(const ntt_rns *ctx);
 
 /* Scans a key (layout above, key_limbs = 2*dnum*(L+1+K)).
    Errors: NTT_EINVAL (NULL pointers, n != N, K == 0, key_limbs),

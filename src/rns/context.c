@@ -1,6 +1,7 @@
 /* RNS contexts: parameter checks, the precomputed constants, the limbs'
    plans, the scratch memory and the queries (ntt_rns.h). */
 #include "rns_internal.h"
+#include "rns_cuda.h"
 #include "../cpu/cpu.h"
 
 #include <stdlib.h>
@@ -20,6 +21,9 @@ static void tab_free(rns_conv_tab *t)
 void ntt_rns_destroy(ntt_rns *c)
 {
     if (!c) return;
+#ifdef NTT_HAVE_CUDA
+    ntt_rns_cuda_free(c);
+#endif
     if (c->plans)
         for (size_t i = 0; i < c->nlimb; i++) ntt_plan_destroy(c->plans[i]);
     free(c->plans);
@@ -133,7 +137,7 @@ static ntt_status choose_backend(ntt_rns *c, ntt_backend want, int threads)
         b = ntt_backend_resolve_auto();
         if (b == NTT_BACKEND_CUDA) b = best_serial(); /* AUTO stays on the CPU */
     }
-    if (b == NTT_BACKEND_CUDA || !ntt_backend_available(b)) return NTT_EUNSUPPORTED;
+    if (!ntt_backend_available(b)) return NTT_EUNSUPPORTED;
     c->backend = b;
     c->threads = 1;
     c->plan_backend = b;
@@ -262,10 +266,19 @@ ntt_status ntt_rns_create(ntt_rns **out, const ntt_rns_params *P)
     for (size_t i = 0; i < c->nlimb; i++) prime_init(&c->pm[i], c->primes[i]);
     c->K = choose_kernels(c);
     s = build_constants(c);
-    if (s == NTT_OK) s = alloc_scratch(c);
-    const ntt_plan_options po = {.flags = NTT_FLAG_NEGACYCLIC, .threads = 1};
-    for (size_t i = 0; i < c->nlimb && s == NTT_OK; i++)
-        s = ntt_plan_create(&c->plans[i], c->n, c->primes[i], NTT_U64, c->plan_backend, &po);
+    if (c->backend == NTT_BACKEND_CUDA) {
+        /* The device has its own plan and scratch (rns_cuda_setup.cpp). */
+#ifdef NTT_HAVE_CUDA
+        if (s == NTT_OK) s = ntt_rns_cuda_init(c);
+#else
+        s = NTT_EUNSUPPORTED; /* not reached: the backend is never available */
+#endif
+    } else {
+        if (s == NTT_OK) s = alloc_scratch(c);
+        const ntt_plan_options po = {.flags = NTT_FLAG_NEGACYCLIC, .threads = 1};
+        for (size_t i = 0; i < c->nlimb && s == NTT_OK; i++)
+            s = ntt_plan_create(&c->plans[i], c->n, c->primes[i], NTT_U64, c->plan_backend, &po);
+    }
     if (s != NTT_OK) {
         ntt_rns_destroy(c);
         return s;

@@ -62,11 +62,6 @@ static uint64_t *thread_z(const ntt_rns *c) { return c->thr + (size_t)ntt_rns_th
 
 /* ---- checks ---------------------------------------------------------------- */
 
-static bool overlap(const void *a, size_t alimbs, const void *b, size_t blimbs, size_t n)
-{
-    return ntt_overlaps(a, alimbs * n * 8, b, blimbs * n * 8);
-}
-
 /* Whether a word of a (count limbs) is >= its prime, the prime of row k
    being that of the context's limb limbs[k], or when limbs is NULL that of
    limb first + k of a polynomial at level l (qp_limb). */
@@ -86,18 +81,6 @@ static bool out_of_range(const ntt_rns *c, const uint64_t *a, size_t count, cons
         }
     }
     return bad;
-}
-
-/* Every index below nlimb and none twice, in a and b together. */
-static bool lists_ok(const ntt_rns *c, const size_t *a, size_t na, const size_t *b, size_t nb)
-{
-    uint64_t seen[NTT_RNS_MAX_LIMBS / 64] = {0};
-    for (size_t k = 0; k < na + nb; k++) {
-        const size_t x = k < na ? a[k] : b[k - na];
-        if (x >= c->nlimb || (seen[x / 64] >> (x % 64) & 1)) return false;
-        seen[x / 64] |= (uint64_t)1 << (x % 64);
-    }
-    return true;
 }
 
 /* ---- building blocks --------------------------------------------------------- */
@@ -195,11 +178,15 @@ static ntt_status moddown_core(ntt_rns *c, size_t l, const uint64_t *xq, uint64_
 
 /* ---- the public operations ------------------------------------------------- */
 
+/* A CUDA context runs the ntt_rns_cuda_* calls only. */
+static bool on_device(const ntt_rns *c) { return c && c->backend == NTT_BACKEND_CUDA; }
+
 static ntt_status transform(ntt_rns *c, size_t n, const size_t *limbs, size_t count, uint64_t *a,
                             bool inverse)
 {
-    if (!c || !limbs || !a || n != c->n || count == 0 || !lists_ok(c, limbs, count, NULL, 0))
-        return NTT_EINVAL;
+    if (on_device(c)) return NTT_EUNSUPPORTED;
+    const ntt_status s = ntt_rns_args_transform(c, n, limbs, count, a);
+    if (s != NTT_OK) return s;
     if (out_of_range(c, a, count, limbs, 0, 0)) return NTT_ERANGE;
     return ntt_rows(c, a, count, limbs, 0, inverse);
 }
@@ -217,9 +204,9 @@ ntt_status ntt_rns_inverse(ntt_rns *c, size_t n, const size_t *limbs, size_t cou
 ntt_status ntt_rns_fastbconv(ntt_rns *c, size_t n, const size_t *from, size_t from_count,
                              const uint64_t *in, const size_t *to, size_t to_count, uint64_t *out)
 {
-    if (!c || !from || !in || !to || !out || n != c->n || from_count == 0 || to_count == 0 ||
-        !lists_ok(c, from, from_count, to, to_count) || overlap(in, from_count, out, to_count, n))
-        return NTT_EINVAL;
+    if (on_device(c)) return NTT_EUNSUPPORTED;
+    const ntt_status s = ntt_rns_args_fastbconv(c, n, from, from_count, in, to, to_count, out);
+    if (s != NTT_OK) return s;
     if (out_of_range(c, in, from_count, from, 0, 0)) return NTT_ERANGE;
     /* The constants of these two lists, in the generic table. */
     rns_conv_tab *g = &c->gen;
@@ -238,21 +225,15 @@ ntt_status ntt_rns_fastbconv(ntt_rns *c, size_t n, const size_t *from, size_t fr
     return NTT_OK;
 }
 
-/* Checks shared by the stages: context, n, level, P present. */
-static bool stage_ok(const ntt_rns *c, size_t n, size_t level, bool needs_p)
-{
-    return c && n == c->n && level < c->nq && (!needs_p || c->np > 0);
-}
-
 ntt_status ntt_rns_modup(ntt_rns *c, size_t n, size_t level, size_t digit, const uint64_t *in,
                          size_t in_limbs, uint64_t *out, size_t out_limbs)
 {
+    if (on_device(c)) return NTT_EUNSUPPORTED;
+    const ntt_status a = ntt_rns_args_modup(c, n, level, digit, in, in_limbs, out, out_limbs);
+    if (a != NTT_OK) return a;
     size_t first, s;
-    if (!stage_ok(c, n, level, true) || !in || !out ||
-        ntt_rns_digit_range(c, level, digit, &first, &s) != NTT_OK)
-        return NTT_EINVAL;
+    if (ntt_rns_digit_range(c, level, digit, &first, &s) != NTT_OK) return NTT_EINVAL;
     const size_t e = level + 1 + c->np;
-    if (in_limbs != s || out_limbs != e || overlap(in, s, out, e, n)) return NTT_EINVAL;
     if (out_of_range(c, in, s, NULL, first, level)) return NTT_ERANGE;
     ntt_status st = NTT_OK;
     digit_job(c, level, digit, in, out, false, &st);
@@ -268,10 +249,10 @@ ntt_status ntt_rns_modup(ntt_rns *c, size_t n, size_t level, size_t digit, const
 ntt_status ntt_rns_moddown(ntt_rns *c, size_t n, size_t level, const uint64_t *in,
                            size_t in_limbs, uint64_t *out, size_t out_limbs)
 {
-    if (!stage_ok(c, n, level, true) || !in || !out) return NTT_EINVAL;
+    if (on_device(c)) return NTT_EUNSUPPORTED;
+    const ntt_status a = ntt_rns_args_moddown(c, n, level, in, in_limbs, out, out_limbs);
+    if (a != NTT_OK) return a;
     const size_t e = level + 1 + c->np;
-    if (in_limbs != e || out_limbs != level + 1 || (out != in && overlap(in, e, out, level + 1, n)))
-        return NTT_EINVAL;
     if (out_of_range(c, in, e, NULL, 0, level)) return NTT_ERANGE;
     memcpy(c->PP, in + (level + 1) * n, c->np * n * sizeof *c->PP);
     return moddown_core(c, level, in, c->PP, out);
@@ -280,10 +261,9 @@ ntt_status ntt_rns_moddown(ntt_rns *c, size_t n, size_t level, const uint64_t *i
 ntt_status ntt_rns_rescale(ntt_rns *c, size_t n, size_t level, const uint64_t *in,
                            size_t in_limbs, uint64_t *out, size_t out_limbs)
 {
-    if (!stage_ok(c, n, level, false) || level == 0 || !in || !out) return NTT_EINVAL;
-    if (in_limbs != level + 1 || out_limbs != level ||
-        (out != in && overlap(in, level + 1, out, level, n)))
-        return NTT_EINVAL;
+    if (on_device(c)) return NTT_EUNSUPPORTED;
+    const ntt_status a = ntt_rns_args_rescale(c, n, level, in, in_limbs, out, out_limbs);
+    if (a != NTT_OK) return a;
     if (out_of_range(c, in, level + 1, NULL, 0, level)) return NTT_ERANGE;
     memcpy(c->X, in + level * n, n * sizeof *c->X);
     ntt_status st = limb_ntt(c, level, c->X, true);
@@ -298,8 +278,6 @@ ntt_status ntt_rns_rescale(ntt_rns *c, size_t n, size_t level, const uint64_t *i
     }
     return st;
 }
-
-static size_t key_limbs_of(const ntt_rns *c) { return 2 * c->dnum * c->nlimb; }
 
 /* The inner product's limb k (context limb `limb`) at level l from the
    digits' rows ext(j) = ext + j*es (row k of each), into acc0, acc1. */
@@ -319,13 +297,11 @@ ntt_status ntt_rns_ks_inner(ntt_rns *c, size_t n, size_t level, const uint64_t *
                             size_t ext_limbs, const uint64_t *key, size_t key_limbs,
                             uint64_t *acc0, uint64_t *acc1, size_t acc_limbs)
 {
-    if (!stage_ok(c, n, level, true) || !ext || !key || !acc0 || !acc1) return NTT_EINVAL;
-    const size_t e = level + 1 + c->np, beta = ntt_rns_digits(c, level), kl = key_limbs_of(c);
-    if (ext_limbs != beta * e || key_limbs != kl || acc_limbs != e) return NTT_EINVAL;
-    if (overlap(acc0, e, ext, beta * e, n) || overlap(acc1, e, ext, beta * e, n) ||
-        overlap(acc0, e, key, kl, n) || overlap(acc1, e, key, kl, n) ||
-        overlap(acc0, e, acc1, e, n))
-        return NTT_EINVAL;
+    if (on_device(c)) return NTT_EUNSUPPORTED;
+    const ntt_status a = ntt_rns_args_inner(c, n, level, ext, ext_limbs, key, key_limbs, acc0,
+                                            acc1, acc_limbs);
+    if (a != NTT_OK) return a;
+    const size_t e = level + 1 + c->np, beta = ntt_rns_digits(c, level);
     for (size_t j = 0; j < beta; j++)
         if (out_of_range(c, ext + j * e * n, e, NULL, 0, level)) return NTT_ERANGE;
     const int nt_ = c->threads;
@@ -354,12 +330,11 @@ ntt_status ntt_rns_keyswitch(ntt_rns *c, size_t n, size_t level, const uint64_t 
                              size_t in_limbs, const uint64_t *key, size_t key_limbs,
                              uint64_t *out0, uint64_t *out1, size_t out_limbs)
 {
-    if (!stage_ok(c, n, level, true) || !in || !key || !out0 || !out1) return NTT_EINVAL;
-    const size_t q = level + 1, e = q + c->np, kl = key_limbs_of(c);
-    if (in_limbs != q || key_limbs != kl || out_limbs != q) return NTT_EINVAL;
-    if (overlap(out0, q, in, q, n) || overlap(out1, q, in, q, n) || overlap(out0, q, key, kl, n) ||
-        overlap(out1, q, key, kl, n) || overlap(out0, q, out1, q, n))
-        return NTT_EINVAL;
+    if (on_device(c)) return NTT_EUNSUPPORTED;
+    const ntt_status a = ntt_rns_args_keyswitch(c, n, level, in, in_limbs, key, key_limbs, out0,
+                                                out1, out_limbs);
+    if (a != NTT_OK) return a;
+    const size_t q = level + 1, e = q + c->np;
     const size_t beta = ntt_rns_digits(c, level), alpha = c->alpha;
     uint64_t *accp0 = c->PP, *accp1 = c->PP + c->np * n;
     ntt_status st = NTT_OK;
@@ -394,7 +369,7 @@ ntt_status ntt_rns_keyswitch(ntt_rns *c, size_t n, size_t level, const uint64_t 
 
 ntt_status ntt_rns_key_check(const ntt_rns *c, size_t n, const uint64_t *key, size_t key_limbs)
 {
-    if (!c || !key || n != c->n || c->np == 0 || key_limbs != key_limbs_of(c)) return NTT_EINVAL;
+    if (!c || !key || n != c->n || c->np == 0 || key_limbs != ntt_rns_key_limbs(c)) return NTT_EINVAL;
     for (size_t r = 0; r < key_limbs; r++)
         if (ntt_any_geq_u64(key + r * n, n, c->primes[r % c->nlimb])) return NTT_ERANGE;
     return NTT_OK;

@@ -109,6 +109,11 @@ struct ntt_rns {
     uint64_t **jout;
     const rns_prime **jsrc, **jdst;
     uint64_t *jinv, *jinvq;
+
+    /* CUDA contexts (backend NTT_BACKEND_CUDA): the device state
+       (rns_cuda.h); such contexts have no plans, kernels or host scratch
+       above, only the constants. */
+    struct rns_cuda *dev;
 };
 
 /* context.c: the constants of the conversion from the base b[0 .. s) to the
@@ -117,6 +122,28 @@ struct ntt_rns {
    scratch. */
 void ntt_rns_conv_consts(const uint64_t *b, size_t s, const uint64_t *tgt, size_t t,
                          uint64_t *inv, uint64_t *invq, uint64_t *w, uint64_t *pre);
+
+/* args.c: the argument checks of the calls, host and device forms alike
+   (all but the inputs' range checks); NTT_OK or NTT_EINVAL. */
+size_t ntt_rns_key_limbs(const ntt_rns *c); /* 2 dnum (L+1+K) */
+ntt_status ntt_rns_args_transform(const ntt_rns *c, size_t n, const size_t *limbs, size_t count,
+                                  const uint64_t *a);
+ntt_status ntt_rns_args_fastbconv(const ntt_rns *c, size_t n, const size_t *from,
+                                  size_t from_count, const uint64_t *in, const size_t *to,
+                                  size_t to_count, const uint64_t *out);
+ntt_status ntt_rns_args_modup(const ntt_rns *c, size_t n, size_t level, size_t digit,
+                              const uint64_t *in, size_t in_limbs, const uint64_t *out,
+                              size_t out_limbs);
+ntt_status ntt_rns_args_moddown(const ntt_rns *c, size_t n, size_t level, const uint64_t *in,
+                                size_t in_limbs, const uint64_t *out, size_t out_limbs);
+ntt_status ntt_rns_args_rescale(const ntt_rns *c, size_t n, size_t level, const uint64_t *in,
+                                size_t in_limbs, const uint64_t *out, size_t out_limbs);
+ntt_status ntt_rns_args_inner(const ntt_rns *c, size_t n, size_t level, const uint64_t *ext,
+                              size_t ext_limbs, const uint64_t *key, size_t key_limbs,
+                              const uint64_t *acc0, const uint64_t *acc1, size_t acc_limbs);
+ntt_status ntt_rns_args_keyswitch(const ntt_rns *c, size_t n, size_t level, const uint64_t *in,
+                                  size_t in_limbs, const uint64_t *key, size_t key_limbs,
+                                  const uint64_t *out0, const uint64_t *out1, size_t out_limbs);
 
 /* ops.c: the calling thread's number inside the context's loops. */
 int ntt_rns_thread_id(void);

@@ -1,8 +1,13 @@
 # The RNS module (include/ntt_rns.h, issue 46): included by the top-level
 # CMakeLists.txt after the CPU backends' block, so NTT_HAVE_AVX512 and
 # NTT_HAVE_OPENMP are known.  Appends to NTT_SOURCES and NTT_DEFS; sets
-# NTT_RNS_IFMA_FLAGS for directories that compile the sources again.
-set(NTT_RNS_SOURCES src/rns/context.c src/rns/ops.c src/rns/kernels.c)
+# NTT_RNS_IFMA_FLAGS for directories that compile the sources again, and
+# NTT_RNS_CUDA_SOURCES, which the top level adds to the CUDA backend's
+# sources (built with it, and for the CPU stand-in of tests/cuda_emu).
+set(NTT_RNS_SOURCES src/rns/context.c src/rns/args.c src/rns/ops.c src/rns/kernels.c
+    src/rns/cuda_api.c)
+set(NTT_RNS_CUDA_SOURCES src/rns/rns_cuda_setup.cpp src/rns/rns_cuda_stages.cpp
+    src/rns/rns_cuda_kernels.cu)
 if(NTT_HAVE_OPENMP)
   # Threads over limbs and coefficient blocks for the OPENMP backend.
   set_source_files_properties(${NTT_RNS_SOURCES} PROPERTIES COMPILE_OPTIONS "${OpenMP_C_FLAGS}")

@@ -1,0 +1,83 @@
+// The device state of a CUDA RNS context and the element-wise kernels'
+// launches, shared by rns_cuda_setup.cpp, rns_cuda_stages.cpp and
+// rns_cuda_kernels.cu.  C++ over the CUDA runtime API.  Not installed.
+#pragma once
+
+extern "C" {
+#include "rns_cuda.h"
+}
+
+#include <cuda_runtime_api.h>
+
+namespace nttr {
+
+// The limbs of one base conversion, passed by value (kernel parameters, so
+// that a captured graph keeps them): source i is limb src[i]; target j is
+// limb dst[j], written to output row row[j], with constants in row wrow[j]
+// of the weight table (s words a row).  Limb indices are below
+// NTT_RNS_MAX_LIMBS = 256.
+struct ConvLists {
+    uint8_t src[NTT_RNS_MAX_LIMBS], dst[NTT_RNS_MAX_LIMBS];
+    uint8_t row[NTT_RNS_MAX_LIMBS], wrow[NTT_RNS_MAX_LIMBS];
+};
+
+// A conversion's constants: inv, invq (s words), w (rows of s words).
+struct ConvTab {
+    const uint64_t *inv, *invq, *w;
+    size_t s;
+};
+
+}  // namespace nttr
+
+struct rns_cuda {
+    ntt_plan *plan;    // negacyclic, every limb's prime: item i of a call has limb item0 + i
+    ntt_plan *plan_p;  // P's primes only (K > 0): P rows of several polynomials in one call
+    unsigned fuse;     // RNS_FUSE_* (rns_cuda.h)
+    int last_error;
+    void *dconst;      // the constants below, one allocation
+    void *dscratch;    // the scratch below, one allocation
+    rns_prime *pm;     // nlimb
+    nttr::ConvTab *shape;  // host array of nq: device pointers (ntt_rns.shape's)
+    nttr::ConvTab pconv;   // from P, rows indexed by Q limb
+    const uint64_t *pinv, *pinvq;    // nq
+    const uint64_t *qlinv, *qlinvq;  // nq * nq
+    uint64_t *gen;     // the generic conversion's constants: inv, invq (nlimb), w (nlimb^2)
+    // Scratch: X nq rows, T max(dnum nlimb, 2 nq) rows, PP 2K rows, Y nlimb rows (the
+    // unfused conversion's scaled sources).
+    uint64_t *X, *T, *PP, *Y;
+};
+
+namespace nttr {
+
+// rns_cuda_kernels.cu.  Every launch goes to st; n is the context's N.
+// out rows row[j] of target j; npoly polynomials along the grid's z, x
+// and out xpoly and opoly words apart.
+cudaError_t conv(const rns_cuda *d, size_t n, const uint64_t *x, size_t xpoly, const ConvTab &tab,
+                 const ConvLists &L, size_t t, uint64_t *out, size_t opoly, unsigned npoly,
+                 bool fused, cudaStream_t st);
+// The generic conversion's constants (src -> dst of L, s and t limbs) into
+// d->gen: inv, invq at gen, w at gen + 2 nlimb, t rows of s.
+cudaError_t gen_consts(const rns_cuda *d, size_t nlimb, const ConvLists &L, size_t s, size_t t,
+                       cudaStream_t st);
+// Inner product of the key switch at level l (e = l+1+K rows, beta digits):
+// row r of digit j is own + r n when own and row r belongs to digit j (r <
+// q, r / alpha == j), else ext + (j e + r) n; the key's layout is
+// ntt_rns.h's.  Row r of the sums goes to a0/a1 + r n for r < q, to p0/p1 +
+// (r - q) n after.
+struct InnerArgs {
+    const uint64_t *ext, *own, *key;
+    uint64_t *a0, *a1, *p0, *p1;
+    size_t l, q, e, beta, alpha, nq, nlimb;
+};
+cudaError_t inner(const rns_cuda *d, size_t n, const InnerArgs &a, bool fused, cudaStream_t st);
+// out = (x - t) w mod p_i row by row (row i: limb i, constants w[i]), rows
+// rows, npoly polynomials (x, t, out xpoly, tpoly, opoly words apart); out
+// may be x; unfused: t is overwritten.
+cudaError_t subc(const rns_cuda *d, size_t n, const uint64_t *x, size_t xpoly, uint64_t *t,
+                 size_t tpoly, uint64_t *out, size_t opoly, const uint64_t *w, const uint64_t *wq,
+                 size_t rows, unsigned npoly, bool fused, cudaStream_t st);
+// t row i = [x]_{p_i} for i < rows.
+cudaError_t bcast_reduce(const rns_cuda *d, size_t n, const uint64_t *x, uint64_t *t, size_t rows,
+                         cudaStream_t st);
+
+}  // namespace nttr
