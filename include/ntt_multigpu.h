@@ -245,11 +245,13 @@ NTT_API NTT_NODISCARD ntt_status ntt_mgpu_large_inverse_u32(ntt_mgpu_large *plan
 NTT_API NTT_NODISCARD ntt_status ntt_mgpu_large_inverse_u64(ntt_mgpu_large *plan,
                                                             uint64_t *const *d_in,
                                                             uint64_t *const *d_out);
-/* Copies between a host array of all n elements (natural coefficient order
-   for NTT_MPI_COEFFS-like `spectrum` 0, the single-GPU spectrum order for
-   spectrum 1) and the local GPUs' shares (in_count or out_count elements).
-   Synchronous; values moved, not checked.  Errors: NTT_EINVAL, NTT_ENOMEM,
-   NTT_EBACKEND. */
+/* Copies between a host array of all n elements and the local GPUs'
+   shares: spectrum 0, natural coefficient order <-> the row layout
+   (in_count elements per GPU); spectrum 1, the single-GPU spectrum order
+   <-> the spectrum shares (out_count elements per GPU).  Each process
+   moves its own GPUs' shares only (no communication).  Synchronous; values
+   moved, not checked.  Errors: NTT_EINVAL (NULL host array or share,
+   spectrum not 0 or 1, width), NTT_ENOMEM, NTT_EBACKEND. */
 NTT_API NTT_NODISCARD ntt_status ntt_mgpu_large_scatter_u64(ntt_mgpu_large *plan, int spectrum,
                                                             const uint64_t *host,
                                                             uint64_t *const *d_local);

@@ -96,7 +96,7 @@ int main(int argc, char **argv)
         }
         /* Batches: each rank runs and writes its range only. */
         uint64_t q[4];
-        for (unsigned k = 0; k < 4; k++) (void)ntt_find_prime(60, 12, k, &q[k]);
+        for (unsigned k = 0; k < 4; k++) CHECK_STATUS(NTT_OK, ntt_find_prime(60, 12, k, &q[k]), "prime");
         const size_t n = 2048, count = 9;
         ntt_mgpu_plan *mp = NULL;
         ntt_plan *one = NULL;

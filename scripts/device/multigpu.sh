@@ -32,19 +32,19 @@ if has env; then
 fi
 if has test; then
   step "test_multigpu on GPUs 0,1"
-  CUDA_VISIBLE_DEVICES=0,1 NTT_TEST_MAX_LOG=${MAX_LOG:-22} timeout 300 "$B/test_multigpu" \
+  CUDA_VISIBLE_DEVICES=0,1 NTT_TEST_MAX_LOG=${MAX_LOG:-22} timeout 150 "$B/test_multigpu" \
     > "$OUT/test_2gpu.log" 2>&1
   echo "exit $?"; tail -3 "$OUT/test_2gpu.log"
   if [ "$ndev" -gt 2 ]; then
     step "test_multigpu on all $ndev GPUs"
-    NTT_TEST_MAX_LOG=${MAX_LOG:-22} timeout 300 "$B/test_multigpu" > "$OUT/test_all.log" 2>&1
+    NTT_TEST_MAX_LOG=${MAX_LOG:-22} timeout 150 "$B/test_multigpu" > "$OUT/test_all.log" 2>&1
     echo "exit $?"; tail -3 "$OUT/test_all.log"
   fi
 fi
 if has mpi; then
   for np in 2 $([ "$ndev" -gt 2 ] && echo "$ndev"); do
     step "test_multigpu_mpi, $np ranks"
-    timeout 300 mpirun -n "$np" --oversubscribe --bind-to none "$B/test_multigpu_mpi" \
+    timeout 120 mpirun -n "$np" --oversubscribe --bind-to none "$B/test_multigpu_mpi" \
       > "$OUT/test_mpi_$([ "$np" = 2 ] && echo 2 || echo all).log" 2>&1
     echo "exit $?"; tail -3 "$OUT/test_mpi_$([ "$np" = 2 ] && echo 2 || echo all).log"
   done
@@ -53,14 +53,14 @@ if has memcheck; then
   step "compute-sanitizer memcheck, GPUs 0,1"
   # API errors are the library's to report (and the tests check statuses):
   # kernel memory accesses only.
-  CUDA_VISIBLE_DEVICES=0,1 NTT_TEST_MAX_LOG=${SAN_MAX_LOG:-8} timeout "${SAN_TIMEOUT:-240}" \
+  CUDA_VISIBLE_DEVICES=0,1 NTT_TEST_MAX_LOG=${SAN_MAX_LOG:-8} timeout "${SAN_TIMEOUT:-150}" \
     compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
     "$B/test_multigpu" > "$OUT/memcheck.log" 2>&1
   echo "exit $?"; tail -4 "$OUT/memcheck.log"
 fi
 if has bench; then
   step "ntt-bench multigpu"
-  timeout 420 "$B/ntt-bench" multigpu ${BENCH_ARGS:-} --json "$OUT/multigpu.json" \
+  timeout 400 "$B/ntt-bench" multigpu ${BENCH_ARGS:-} --json "$OUT/multigpu.json" \
     > "$OUT/bench.txt" 2>&1
   echo "exit $?"; cat "$OUT/bench.txt"
 fi

@@ -3,8 +3,9 @@
 # tests/test_multigpu, tests/test_multigpu_mpi and ntt-bench (with its
 # `multigpu` section) made here, for scripts/device/multigpu.sh to run on the
 # GPU machine (carry OUTDIR; default build-mg-dev, ignored by git).
-# sm_90 machine code only (the device's GPUs; no PTX, which halves the
-# binaries), stripped.  OUTDIR/lib gets the shared libraries the device
+# Stripped; pass -DCMAKE_CUDA_ARCHITECTURES=90-real to leave out the PTX (the
+# device's GPUs run the sm_90 code), which makes the binaries smaller but
+# recompiles an existing build directory (BUILD=DIR reuses one).  OUTDIR/lib gets the shared libraries the device
 # lacks (GMP, OpenMP, the C++ runtime), NOT libcudart (the device's own,
 # driver-matched), NOT Open MPI's (its mpirun must match the libmpi the
 # ranks load) and NOT libnccl (the device has its own NCCL 2.28).
@@ -15,7 +16,7 @@ out=${1:-build-mg-dev}
 shift $(( $# > 0 ? 1 : 0 ))
 build=${BUILD:-$out.cmake}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DNTT_ENABLE_REFS=OFF \
-  -DCMAKE_CUDA_ARCHITECTURES=90-real -DNTT_BUILD_EXAMPLES=OFF "$@" >/dev/null
+  -DNTT_BUILD_EXAMPLES=OFF "$@" >/dev/null
 grep -q '^NCCL_LIBRARY:FILEPATH=/' "$build/CMakeCache.txt" ||
   { echo "multigpu_bundle.sh: NCCL not found (libntt_multigpu is not built)"; exit 1; }
 cmake --build "$build" -j "${JOBS:-2}" --target ntt_bench test_multigpu test_multigpu_mpi \
