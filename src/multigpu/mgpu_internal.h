@@ -102,7 +102,7 @@ struct ntt_mgpu_large {
     void *twi[NTT_MGPU_MAX_LOCAL];      /* ... and inverse */
     cudaEvent_t ev[NTT_MGPU_MAX_LOCAL][EV_COUNT];
 };
-/* Local GPU l's global index, rows and columns. */
+/* The rows and the columns of global GPU g. */
 static inline size_t mgpu_rows(const ntt_mgpu_large *pl, int g) { return pl->row0[g + 1] - pl->row0[g]; }
 static inline size_t mgpu_cols(const ntt_mgpu_large *pl, int g) { return pl->col0[g + 1] - pl->col0[g]; }
 
