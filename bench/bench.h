@@ -17,6 +17,11 @@ int bench_rns(int argc, char **argv);    /* rns_stages.c: RNS/CKKS stages (issue
    wrong, 2 for a bad command line, 8 for other failures. */
 int bench_mpi(int argc, char **argv);
 #endif
+#ifdef NTT_HAVE_MULTIGPU_BENCH
+/* multigpu_bench.c: libntt_multigpu on 1, 2, 4 GPUs (issue 50); 0, 1 if a
+   row differs from one GPU's, 2 for a bad command line, 8 otherwise. */
+int bench_multigpu(int argc, char **argv);
+#endif
 #ifdef NTT_HAVE_CUDA
 int bench_gpu(int argc, char **argv);        /* gpu.cu */
 int bench_gpu_modmul(int argc, char **argv); /* gpu_modmul.cu */

@@ -30,6 +30,12 @@ typedef struct {
 #else
 #define MPI_ONLY(f) NULL
 #endif
+#ifdef NTT_HAVE_MULTIGPU_BENCH
+#define MGPU_ONLY(f) f
+#else
+#define MGPU_ONLY(f) NULL
+#endif
+#define NO_MGPU "this build has no libntt_multigpu (CUDA and NCCL were not both found)"
 #define NO_MPI "this build has no MPI (libopenmpi-dev was not found when it was configured)"
 
 static const subcommand subcommands[] = {
@@ -47,6 +53,10 @@ static const subcommand subcommands[] = {
     {"mpi", MPI_ONLY(bench_mpi), "[--n L1,L2,..] [--p P] [--reps R] [--backend B] [--json FILE] (under mpiexec)",
      "distributed products: four-step and the reports' master-slave, all-to-alls counted",
      NO_MPI},
+    {"multigpu", MGPU_ONLY(bench_multigpu),
+     "[--reps R] [--limbs L] [--log-n LOG] [--large L1,L2,..] [--quick] [--json FILE]",
+     "several GPUs (NCCL): limb-batched NTTs, batched products, the four-step; 1, 2, 4 GPUs",
+     NO_MGPU},
     {"oracle", bench_oracle, "IN [-o OUT]",
      "the GMP product of a course file (its expected output)", NULL},
 };

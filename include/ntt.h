@@ -308,6 +308,42 @@ NTT_API NTT_NODISCARD ntt_status ntt_cuda_polymul_u64(ntt_plan *plan, uint64_t *
                                               const uint64_t *d_b, size_t lb, size_t count,
                                               size_t stride, ntt_cuda_stream stream);
 
+/* The same calls on part of a longer batch: item i of the call uses the
+   plan's modulus (item0 + i) % (number of plan moduli) instead of
+   i % (number of plan moduli), so that items item0 .. item0+count-1 of an
+   RNS polynomial (or of a batch split among streams or GPUs) keep their
+   moduli.  item0 is any value; everything else (rules, errors) as above. */
+NTT_API NTT_NODISCARD ntt_status ntt_cuda_forward_at_u32(ntt_plan *plan, uint32_t *d_a,
+                                                 size_t count, size_t stride, size_t item0,
+                                                 ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_cuda_forward_at_u64(ntt_plan *plan, uint64_t *d_a,
+                                                 size_t count, size_t stride, size_t item0,
+                                                 ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_cuda_inverse_at_u32(ntt_plan *plan, uint32_t *d_a,
+                                                 size_t count, size_t stride, size_t item0,
+                                                 ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_cuda_inverse_at_u64(ntt_plan *plan, uint64_t *d_a,
+                                                 size_t count, size_t stride, size_t item0,
+                                                 ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_cuda_pointwise_at_u32(ntt_plan *plan, uint32_t *d_c,
+                                                   const uint32_t *d_a, const uint32_t *d_b,
+                                                   size_t count, size_t stride, size_t item0,
+                                                   ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_cuda_pointwise_at_u64(ntt_plan *plan, uint64_t *d_c,
+                                                   const uint64_t *d_a, const uint64_t *d_b,
+                                                   size_t count, size_t stride, size_t item0,
+                                                   ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_cuda_polymul_at_u32(ntt_plan *plan, uint32_t *d_c,
+                                                 size_t lc, const uint32_t *d_a, size_t la,
+                                                 const uint32_t *d_b, size_t lb, size_t count,
+                                                 size_t stride, size_t item0,
+                                                 ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_cuda_polymul_at_u64(ntt_plan *plan, uint64_t *d_c,
+                                                 size_t lc, const uint64_t *d_a, size_t la,
+                                                 const uint64_t *d_b, size_t lb, size_t count,
+                                                 size_t stride, size_t item0,
+                                                 ntt_cuda_stream stream);
+
 /* The CUDA error behind the last NTT_EBACKEND of this plan (a cudaError_t
    value), 0 if none; with plan NULL, the last one of any plan in the
    process (including those ntt_polymul_mod makes). */

@@ -15,48 +15,63 @@ static ntt_status dev_check(const ntt_plan *plan, ntt_width w, const void *p1, c
 }
 
 static ntt_status dev_transform(ntt_plan *plan, ntt_width w, void *a, size_t count, size_t stride,
-                                ntt_cuda_stream stream, bool inverse)
+                                size_t item0, ntt_cuda_stream stream, bool inverse)
 {
     ntt_status s = dev_check(plan, w, a, a, a, count, stride);
     if (s != NTT_OK || count == 0) return s;
-    return plan->ops->dev_transform(plan, a, count, stride, 0, stream, inverse);
+    return plan->ops->dev_transform(plan, a, count, stride, item0, stream, inverse);
 }
 
 static ntt_status dev_pointwise(ntt_plan *plan, ntt_width w, void *c, const void *a,
-                                const void *b, size_t count, size_t stride,
+                                const void *b, size_t count, size_t stride, size_t item0,
                                 ntt_cuda_stream stream)
 {
     ntt_status s = dev_check(plan, w, c, a, b, count, stride);
     if (s != NTT_OK || count == 0) return s;
-    return plan->ops->dev_pointwise(plan, c, a, b, count, stride, 0, stream);
+    return plan->ops->dev_pointwise(plan, c, a, b, count, stride, item0, stream);
 }
 
 static ntt_status dev_polymul(ntt_plan *plan, ntt_width w, void *c, size_t lc, const void *a,
                               size_t la, const void *b, size_t lb, size_t count, size_t stride,
-                              ntt_cuda_stream stream)
+                              size_t item0, ntt_cuda_stream stream)
 {
     ntt_status s = dev_check(plan, w, c, a, b, count, stride);
     if (s != NTT_OK || count == 0) return s;
     if (la == 0 || lb == 0 || lc == 0 || la > plan->n || lb > plan->n || lc > plan->n)
         return NTT_EINVAL;
-    return plan->ops->dev_polymul(plan, c, lc, a, la, b, lb, count, stride, 0, stream);
+    return plan->ops->dev_polymul(plan, c, lc, a, la, b, lb, count, stride, item0, stream);
 }
 
+/* Each call with item0 0 and as the _at form. */
 #define NTT_CUDA_API(SUF, TY, W)                                                              \
+    ntt_status ntt_cuda_forward_at_##SUF(ntt_plan *plan, TY *d_a, size_t count, size_t stride, \
+                                         size_t item0, ntt_cuda_stream stream)                \
+    { return dev_transform(plan, W, d_a, count, stride, item0, stream, false); }              \
     ntt_status ntt_cuda_forward_##SUF(ntt_plan *plan, TY *d_a, size_t count, size_t stride,   \
                                       ntt_cuda_stream stream)                                 \
-    { return dev_transform(plan, W, d_a, count, stride, stream, false); }                     \
+    { return dev_transform(plan, W, d_a, count, stride, 0, stream, false); }                  \
+    ntt_status ntt_cuda_inverse_at_##SUF(ntt_plan *plan, TY *d_a, size_t count, size_t stride, \
+                                         size_t item0, ntt_cuda_stream stream)                \
+    { return dev_transform(plan, W, d_a, count, stride, item0, stream, true); }               \
     ntt_status ntt_cuda_inverse_##SUF(ntt_plan *plan, TY *d_a, size_t count, size_t stride,   \
                                       ntt_cuda_stream stream)                                 \
-    { return dev_transform(plan, W, d_a, count, stride, stream, true); }                      \
+    { return dev_transform(plan, W, d_a, count, stride, 0, stream, true); }                   \
+    ntt_status ntt_cuda_pointwise_at_##SUF(ntt_plan *plan, TY *d_c, const TY *d_a,            \
+                                           const TY *d_b, size_t count, size_t stride,        \
+                                           size_t item0, ntt_cuda_stream stream)              \
+    { return dev_pointwise(plan, W, d_c, d_a, d_b, count, stride, item0, stream); }           \
     ntt_status ntt_cuda_pointwise_##SUF(ntt_plan *plan, TY *d_c, const TY *d_a,               \
                                         const TY *d_b, size_t count, size_t stride,           \
                                         ntt_cuda_stream stream)                               \
-    { return dev_pointwise(plan, W, d_c, d_a, d_b, count, stride, stream); }                  \
+    { return dev_pointwise(plan, W, d_c, d_a, d_b, count, stride, 0, stream); }               \
+    ntt_status ntt_cuda_polymul_at_##SUF(ntt_plan *plan, TY *d_c, size_t lc, const TY *d_a,   \
+                                         size_t la, const TY *d_b, size_t lb, size_t count,   \
+                                         size_t stride, size_t item0, ntt_cuda_stream stream) \
+    { return dev_polymul(plan, W, d_c, lc, d_a, la, d_b, lb, count, stride, item0, stream); } \
     ntt_status ntt_cuda_polymul_##SUF(ntt_plan *plan, TY *d_c, size_t lc, const TY *d_a,      \
                                       size_t la, const TY *d_b, size_t lb, size_t count,      \
                                       size_t stride, ntt_cuda_stream stream)                  \
-    { return dev_polymul(plan, W, d_c, lc, d_a, la, d_b, lb, count, stride, stream); }
+    { return dev_polymul(plan, W, d_c, lc, d_a, la, d_b, lb, count, stride, 0, stream); }
 
 NTT_CUDA_API(u32, uint32_t, NTT_U32)
 NTT_CUDA_API(u64, uint64_t, NTT_U64)

@@ -2,28 +2,17 @@
    the plan, else a set of CRT primes and Garner's reconstruction, run per
    coefficient on the rank that holds it (no communication). */
 #include "mpi_internal.h"
+#include "fourstep.h"
 
 #include <string.h>
 
-uint64_t mpi_powmod(uint64_t a, uint64_t e, uint64_t q)
-{
-    uint64_t r = 1 % q;
-    a %= q;
-    for (; e; e >>= 1, a = ntt_mulmod_slow(a, a, q))
-        if (e & 1) r = ntt_mulmod_slow(r, a, q);
-    return r;
-}
+uint64_t mpi_powmod(uint64_t a, uint64_t e, uint64_t q) { return ntt_fs_powmod(a, e, q); }
 
 /* The library's rule (tables.c): x^((q-1)/N) has order N exactly when
    x^((q-1)/2) == -1, so the smallest quadratic non-residue x gives every
    order's root, and r_N^(N/M) = r_M: the local plans' roots are powers of
    the plan's. */
-uint64_t mpi_root(uint64_t q, uint64_t order)
-{
-    for (uint64_t x = 2; x < q; x++)
-        if (mpi_powmod(x, (q - 1) / 2, q) == q - 1) return mpi_powmod(x, (q - 1) / order, q);
-    return 0;
-}
+uint64_t mpi_root(uint64_t q, uint64_t order) { return ntt_fs_root(q, order); }
 
 static uint64_t shoup_pre(uint64_t w, uint64_t q)
 {

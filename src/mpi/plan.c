@@ -2,6 +2,7 @@
    the four-step layout, per-thread local plans, message buffers and the
    column twists. */
 #include "mpi_internal.h"
+#include "fourstep.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -23,10 +24,7 @@ double mpi_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-size_t mpi_block_start(size_t total, int r, int size)
-{
-    return (size_t)(((ntt_u128)total * (unsigned)r) / (unsigned)size);
-}
+size_t mpi_block_start(size_t total, int r, int size) { return ntt_fs_block_start(total, r, size); }
 
 ntt_status mpi_agree(ntt_mpi_plan *plan, ntt_status st)
 {
@@ -54,13 +52,6 @@ static void *alloc64(size_t bytes)
 {
     void *p = NULL;
     return posix_memalign(&p, 64, bytes ? bytes : 64) == 0 ? p : NULL;
-}
-
-static size_t brv(size_t x, size_t n)
-{
-    size_t r = 0;
-    for (size_t m = n >> 1; m; m >>= 1, x >>= 1) r = (r << 1) | (x & 1);
-    return r;
 }
 
 void ntt_mpi_plan_destroy(ntt_mpi_plan *plan)
@@ -184,10 +175,7 @@ static bool set_counts(ntt_mpi_plan *pl)
 static ntt_status layout_init(ntt_mpi_plan *plan)
 {
     const int P = plan->size;
-    unsigned logn = 0;
-    while (((size_t)1 << logn) < plan->n) logn++;
-    plan->n2 = (size_t)1 << (logn / 2);
-    plan->n1 = plan->n / plan->n2;
+    ntt_fs_split(plan->n, &plan->n1, &plan->n2);
     plan->row0 = malloc(((size_t)P + 1) * sizeof *plan->row0);
     plan->col0 = malloc(((size_t)P + 1) * sizeof *plan->col0);
     if (!plan->row0 || !plan->col0) return NTT_ENOMEM;
@@ -248,7 +236,7 @@ static ntt_status twists_init(ntt_mpi_plan *plan)
     for (size_t k = 0; k < plan->nmod; k++) {
         const mpi_mod *m = &plan->mod[k];
         for (size_t c = 0; c < plan->cols; c++) {
-            const uint64_t k2 = brv(plan->col_start + c, plan->n2);
+            const uint64_t k2 = ntt_fs_brv(plan->col_start + c, plan->n2);
             const uint64_t e = nega ? 2 * k2 + 1 : k2;
             const size_t i = (k * plan->cols + c) * 2;
             char *z = (char *)plan->twz + i * L * plan->esz;

@@ -25,8 +25,10 @@ struct dim3 {
     unsigned x, y, z;
     dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
 };
-extern dim3 threadIdx, blockIdx, blockDim, gridDim;
-extern unsigned char *emu_smem;
+// Per host thread, as each thread of a program may launch (libntt_multigpu
+// stages from one thread per device).
+extern thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
+extern thread_local unsigned char *emu_smem;
 
 inline void __syncthreads() {}
 inline uint32_t __umulhi(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }

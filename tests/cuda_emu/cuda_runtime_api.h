@@ -65,6 +65,9 @@ struct cudaDeviceProp {
 
 cudaError_t cudaGetDeviceCount(int *count);
 cudaError_t cudaGetDevice(int *dev);
+/* Several devices: NTT_EMU_DEVICES (default 1) of them, the current one per
+   host thread; they share the host's memory, as UVA would show it. */
+cudaError_t cudaSetDevice(int dev);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int dev);
 cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int dev);
 cudaError_t cudaDriverGetVersion(int *v);
@@ -90,8 +93,13 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
 cudaError_t cudaStreamDestroy(cudaStream_t s);
 cudaError_t cudaStreamSynchronize(cudaStream_t s);
 cudaError_t cudaDeviceSynchronize(void);
-/* Work runs when it is issued, so events are always complete. */
+/* Work runs when it is issued, so events are always complete; an event
+   keeps the host's clock when it is recorded. */
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags);
+cudaError_t cudaEventCreate(cudaEvent_t *e);
+cudaError_t cudaEventSynchronize(cudaEvent_t e);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaMemsetAsync(void *p, int v, size_t bytes, cudaStream_t s);
 cudaError_t cudaEventDestroy(cudaEvent_t e);
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags);

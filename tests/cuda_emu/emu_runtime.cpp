@@ -3,10 +3,11 @@
 // memory" reproducible).
 #include "cuda_runtime.h"
 
+#include <chrono>
 #include <cstdio>
 
-dim3 threadIdx, blockIdx, blockDim, gridDim;
-unsigned char *emu_smem;
+thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
+thread_local unsigned char *emu_smem;
 
 static const size_t kDeviceMemory = (size_t)64 << 30;
 static const int kSmemDefault = 48 * 1024, kSmemOptin = 227 * 1024;
@@ -21,7 +22,7 @@ static struct {
     int limit;
 } g_attr[kMaxAttr];
 static int g_nattr;
-static cudaError_t g_pending = cudaSuccess;
+static thread_local cudaError_t g_pending = cudaSuccess;
 
 bool emu_smem_allowed(const void *f, size_t smem)
 {
@@ -35,14 +36,27 @@ void emu_set_error(cudaError_t e) { g_pending = e; }
 
 extern "C" {
 
+static int device_count(void)
+{
+    const char *e = getenv("NTT_EMU_DEVICES");
+    const int n = e ? atoi(e) : 1;
+    return n >= 1 && n <= 64 ? n : 1;
+}
+static thread_local int t_device;
 cudaError_t cudaGetDeviceCount(int *count)
 {
-    *count = 1;
+    *count = device_count();
     return cudaSuccess;
 }
 cudaError_t cudaGetDevice(int *dev)
 {
-    *dev = 0;
+    *dev = t_device;
+    return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int dev)
+{
+    if (dev < 0 || dev >= device_count()) return cudaErrorInvalidValue;
+    t_device = dev;
     return cudaSuccess;
 }
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int)
@@ -182,14 +196,40 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned) { return cudaSt
 cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
 cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+// An event is the host clock's reading when it was last recorded.
+struct CUevent_st {
+    double t;
+};
+static double now_s()
+{
+    using namespace std::chrono;
+    return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned)
 {
-    static char token;
-    *e = reinterpret_cast<cudaEvent_t>(&token);
+    *e = static_cast<cudaEvent_t>(malloc(sizeof(CUevent_st)));
+    if (!*e) return cudaErrorMemoryAllocation;
+    (*e)->t = now_s();
     return cudaSuccess;
 }
-cudaError_t cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
-cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaEventCreate(cudaEvent_t *e) { return cudaEventCreateWithFlags(e, 0); }
+cudaError_t cudaEventDestroy(cudaEvent_t e)
+{
+    free(e);
+    return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t)
+{
+    e->t = now_s();
+    return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
+{
+    *ms = (float)((b->t - a->t) * 1e3);
+    return cudaSuccess;
+}
+cudaError_t cudaMemsetAsync(void *p, int v, size_t bytes, cudaStream_t) { return cudaMemset(p, v, bytes); }
 cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { return cudaSuccess; }
 cudaError_t emu_func_set_attribute(const void *f, int a, int v)
 {

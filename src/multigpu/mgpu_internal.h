@@ -1,0 +1,109 @@
+/* libntt_multigpu's shared state and the helpers its files share.  Not
+   installed.  The library reaches libntt through its public API only
+   (ntt.h: the CUDA plans' device-pointer calls with item0); the four-step
+   split comes from src/core/fourstep.h, shared with libntt_mpi.
+
+     context.c     contexts (device lists), errors, agreement, per-GPU threads
+     mpi_context.c the same context over an MPI communicator
+     partition.c   the batch ranges
+     batch.c       batched plans and their device-pointer calls
+     staging.c     the batched plans' host-pointer calls
+     large_plan.c  the four-step plan: layout, twiddle tables, buffers
+     large_exec.c  the four-step transforms and the exchange
+     transpose.cu  the one kernel of its own: a tiled transpose */
+#ifndef NTT_MGPU_INTERNAL_H
+#define NTT_MGPU_INTERNAL_H
+
+#include "ntt_multigpu.h"
+
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+#include <stdbool.h>
+
+struct ntt_mgpu_ctx {
+    int local, gpus, first, processes;
+    int dev[NTT_MGPU_MAX_LOCAL];
+    cudaStream_t stream[NTT_MGPU_MAX_LOCAL];
+    ncclComm_t comm[NTT_MGPU_MAX_LOCAL];
+    uint64_t *dstatus[NTT_MGPU_MAX_LOCAL]; /* MGPU_AGREE_MAX words per GPU: the agreements' */
+    int nccl_version;
+    int last_error;
+    ntt_mgpu_stats stats;
+};
+
+/* Records a failed CUDA call (or NCCL call) as the context's last error;
+   NTT_EBACKEND (NTT_ENOMEM for an allocation failure), NTT_OK on success. */
+ntt_status mgpu_cuda(ntt_mgpu_ctx *ctx, cudaError_t e);
+ntt_status mgpu_nccl(ntt_mgpu_ctx *ctx, ncclResult_t r);
+
+#define MGPU_AGREE_MAX 16
+/* v[i] <- the largest v[i] of every process (NCCL all-reduce), in a
+   multi-process context; nothing in a one-process one. */
+ntt_status mgpu_agree_max(ntt_mgpu_ctx *ctx, uint64_t *v, int count);
+/* The worst status of every GPU of every process (NCCL all-reduce, max), in
+   a multi-process context; st itself in a one-process one, whose calls
+   agree by construction. */
+ntt_status mgpu_agree(ntt_mgpu_ctx *ctx, ntt_status st);
+
+/* Runs fn(ctx, l, arg) for every local GPU l with l's device current:
+   in turn on the calling thread (threads false), or on one host thread
+   per GPU (threads true: work that keeps the CPU busy, the staging).  The
+   worst status wins; the caller's current device is kept. */
+typedef ntt_status (*mgpu_fn)(ntt_mgpu_ctx *ctx, int l, void *arg);
+ntt_status mgpu_each(ntt_mgpu_ctx *ctx, bool threads, mgpu_fn fn, void *arg);
+
+/* The local part of a context made by a multi-process constructor: device
+   dev becomes global GPU `rank` of `nranks`, through ncclCommInitRank.
+   ctx is zeroed first. */
+ntt_status mgpu_ctx_init_rank(ntt_mgpu_ctx *ctx, int dev, const ncclUniqueId *id, int nranks,
+                              int rank);
+void mgpu_ctx_fini(ntt_mgpu_ctx *ctx);
+
+/* ---- transpose.cu ---- */
+/* dst[j * dstride + i] = src[i * sstride + j] for i < h, j < w, elements of
+   esz (4 or 8) bytes, on stream st of the current device. */
+#ifdef __cplusplus
+extern "C"
+#endif
+    cudaError_t
+    mgpu_transpose(void *dst, size_t dstride, const void *src, size_t sstride, size_t h, size_t w,
+                   size_t esz, cudaStream_t st);
+
+
+
+/* ---- batched plans (batch.c, staging.c) ---- */
+struct ntt_mgpu_plan {
+    ntt_mgpu_ctx *ctx;
+    size_t n, nmod;
+    ntt_width width;
+    size_t esz;                         /* 4 or 8 */
+    uint64_t *moduli;                   /* nmod of them */
+    ntt_plan *local[NTT_MGPU_MAX_LOCAL]; /* one CUDA plan per local GPU */
+    size_t chunk;                       /* items per staged chunk */
+    void *pin[NTT_MGPU_MAX_LOCAL][2];   /* pinned staging, chunk items each */
+    void *dbuf[NTT_MGPU_MAX_LOCAL][2];  /* device buffers, chunk items each */
+};
+
+/* ---- the large transform (large_plan.c, large_exec.c) ---- */
+enum { EV_START, EV_SEND, EV_RECV, EV_END, EV_COUNT };
+struct ntt_mgpu_large {
+    ntt_mgpu_ctx *ctx;
+    size_t n, n1, n2, esz;
+    uint64_t p;
+    ntt_width width;
+    unsigned flags;
+    ntt_modmul modmul;
+    size_t *row0, *col0;                /* gpus + 1 each: the rows and columns of GPU g */
+    ntt_plan *row[NTT_MGPU_MAX_LOCAL];  /* size n2, the plan's kind (NULL for n2 == 1) */
+    ntt_plan *col[NTT_MGPU_MAX_LOCAL];  /* size n1, cyclic */
+    void *sbuf[NTT_MGPU_MAX_LOCAL];     /* outgoing blocks, alloc elements */
+    void *rbuf[NTT_MGPU_MAX_LOCAL];     /* incoming blocks, alloc elements */
+    void *twf[NTT_MGPU_MAX_LOCAL];      /* column twists, forward: cols * n1 */
+    void *twi[NTT_MGPU_MAX_LOCAL];      /* ... and inverse */
+    cudaEvent_t ev[NTT_MGPU_MAX_LOCAL][EV_COUNT];
+};
+/* The rows and the columns of global GPU g. */
+static inline size_t mgpu_rows(const ntt_mgpu_large *pl, int g) { return pl->row0[g + 1] - pl->row0[g]; }
+static inline size_t mgpu_cols(const ntt_mgpu_large *pl, int g) { return pl->col0[g + 1] - pl->col0[g]; }
+
+#endif /* NTT_MGPU_INTERNAL_H */
