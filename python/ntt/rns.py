@@ -41,18 +41,17 @@ ntt.Plan's, on a Context(..., backend="cuda").
 """
 
 import ctypes
-import math
-import operator
 import threading
 
 import numpy as np
 
 from . import _lib
 from ._arrays import check_range, host_operand, is_device
-from ._errors import (InvalidArgumentError, ModulusError, RangeError, Status,
+from ._errors import (InvalidArgumentError, ModulusError, Status,
                       UnsupportedError, check)
 from ._names import backend_code, backend_name
 from ._numtheory import is_prime
+from ._plan import MAX_LOG2_N, _int
 
 if _lib.rns_fns is None:
     raise ImportError(f"ntt.rns: {_lib.path} has no RNS module (ntt_rns_create); "
@@ -62,18 +61,9 @@ _F = _lib.rns_fns
 EINVAL = Status.EINVAL
 MAX_LIMBS = _lib.RNS_MAX_LIMBS
 PRIME_BITS = _lib.RNS_PRIME_BITS
-MAX_LOG2_N = 30
 _U64 = np.dtype(np.uint64)
 
 __all__ = ["Context", "MAX_LIMBS", "PRIME_BITS"]
-
-
-def _int(x, name):
-    try:
-        return operator.index(x)
-    except TypeError:
-        raise InvalidArgumentError(EINVAL, f"{name}: expected an integer, got "
-                                   f"{type(x).__name__}") from None
 
 
 def _ints(xs, name):

@@ -9,6 +9,7 @@ test_plan.py); all other arithmetic is Python's.  Then the documented
 errors, with outputs left untouched."""
 
 import math
+import threading
 
 import numpy as np
 import pytest
@@ -289,6 +290,33 @@ def test_queries_and_repr(rng):
         ctx.rescale(np.zeros((5, 16), np.uint64), 4)
 
 
+def test_threads_share_a_context_and_run_their_own(rng):
+    """One context used from several threads (its lock serializes them) and
+    one context per thread give the serial results."""
+    q = make_primes(64, 4, "mixed", rng)
+    p = make_primes(64, 2, "mixed", rng, avoid=q)
+    xs = [poly(rng, q, 64) for _ in range(8)]
+    with ntt.rns.Context(64, q, p, dnum=2) as shared:
+        key = key_for(shared, rng)
+        want = [[a.tolist() for a in shared.keyswitch(x, 3, key)] for x in xs]
+        got = [None] * len(xs)
+
+        def work(i, ctx):
+            for _ in range(5):
+                got[i] = [a.tolist() for a in ctx.keyswitch(xs[i], 3, key)]
+
+        own = [ntt.rns.Context(64, q, p, dnum=2) for _ in range(4)]
+        threads = [threading.Thread(target=work, args=(i, shared if i % 2 else own[i // 2]))
+                   for i in range(len(xs))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for c in own:
+            c.close()
+    assert got == want
+
+
 # ---- errors ---------------------------------------------------------------------------
 
 
@@ -322,6 +350,9 @@ def test_create_errors(rng):
             ntt.rns.Context(**args)
     with pytest.raises(ntt.InvalidArgumentError, match="openmp"):
         ntt.rns.Context(n, q, p, backend="scalar", threads=2)
+    if ntt.auto_backend() != "openmp":
+        with pytest.raises(ntt.InvalidArgumentError, match="only openmp"):
+            ntt.rns.Context(n, q, p, threads=2)
     with pytest.raises(ntt.ModulusError) as info:
         ntt.rns.Context(n, [4 * n + 1], p)
     assert info.value.status == ntt.Status.EMODULUS
