@@ -118,7 +118,7 @@ class Context:
             raise UnsupportedError(Status.EUNSUPPORTED, "backend 'cuda': RNS contexts are "
                                    "CPU-only in this version (ntt_rns_cuda_* is not in "
                                    "the library yet)")
-        if threads > 1 and backend not in ("openmp", "auto"):
+        if threads > 1 and code not in (_lib.BACKEND_AUTO, _lib.BACKEND_OPENMP):
             raise InvalidArgumentError(EINVAL, f"threads = {threads}: only the openmp "
                                        f"backend runs several threads (backend {backend!r} "
                                        "takes 0 or 1)")
@@ -145,7 +145,7 @@ class Context:
                                 dnum=dnum, backend=code, threads=threads)
         handle = ctypes.c_void_p()
         status = _F["create"](ctypes.byref(handle), ctypes.byref(params))
-        if status == EINVAL and threads > 1:
+        if status == EINVAL and threads > 1 and code == _lib.BACKEND_AUTO:
             auto = backend_name(_lib.backend_resolve_auto())
             raise InvalidArgumentError(status, f"threads = {threads}: backend 'auto' is "
                                        f"{auto!r} here, and only openmp runs several threads")
@@ -202,12 +202,14 @@ class Context:
 
     def digits(self, level):
         """beta(level) = ceil((level+1)/alpha), the digits at that level."""
-        return _F["digits"](self._live(), self._level(level))
+        with self._lock:
+            return _F["digits"](self._live(), self._level(level))
 
     def digit_range(self, level, digit):
         """(first, count): digit `digit` at level `level` is limbs first ..
         first+count-1 of Q_l."""
-        return self._digit_range(self._live(), self._level(level), digit)
+        with self._lock:
+            return self._digit_range(self._live(), self._level(level), digit)
 
     def level_limbs(self, level, extended=False):
         """The limb indices of a polynomial at `level`: 0 .. l, then (when
@@ -264,6 +266,7 @@ class Context:
             h = self._live()
             self._need_p("modup")
             level = self._level(level)
+            digit = _int(digit, "digit")
             first, count = self._digit_range(h, level, digit)
             x = self._poly(x, "x", count, f"digit {digit} at level {level}")
             c = self._out(out, "out", level + 1 + self.K, [(x, "x")])
