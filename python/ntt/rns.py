@@ -51,6 +51,7 @@ from ._errors import (InvalidArgumentError, ModulusError, Status,
                       UnsupportedError, check)
 from ._names import backend_code, backend_name
 from ._numtheory import is_prime
+from ._owned import Owned
 from ._plan import MAX_LOG2_N, _int
 
 if _lib.rns_fns is None:
@@ -77,7 +78,7 @@ def _ints(xs, name):
     return tuple(_int(x, name) for x in it)
 
 
-class Context:
+class Context(Owned):
     """An RNS context: Context(n, q, p=(), dnum=1, backend="auto", threads=0).
 
     n: N, a power of two in [2, 2^30].  q: the primes q_0 .. q_L (at least
@@ -92,6 +93,8 @@ class Context:
     L (= len(q) - 1), K (= len(p)), dnum, alpha, backend (resolved, never
     "auto"), threads, closed.  Use it as a context manager or call close().
     """
+
+    _destroy = staticmethod(_F["destroy"])
 
     def __init__(self, n, q, p=(), dnum=1, backend="auto", threads=0):
         self._handle = None
@@ -167,33 +170,7 @@ class Context:
         self.primes = tuple(ptr[i] for i in range(count))
         self._bounds = np.array(self.primes, dtype=_U64)
 
-    # ---- lifetime and queries -------------------------------------------------
-
-    def close(self):
-        """Frees the context (its plans, constants and scratch).  Further
-        calls raise InvalidArgumentError; closing twice is harmless."""
-        if getattr(self, "_handle", None) is None:
-            return
-        with self._lock:
-            handle, self._handle = self._handle, None
-            if handle is not None:
-                _F["destroy"](handle)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    @property
-    def closed(self):
-        return self._handle is None
+    # ---- queries --------------------------------------------------------------
 
     def __repr__(self):
         state = ", closed" if self.closed else ""
