@@ -9,6 +9,9 @@ test_plan.py); all other arithmetic is Python's.  Then the documented
 errors, with outputs left untouched."""
 
 import math
+import os
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -171,9 +174,15 @@ def contexts(n, nq, np_, dnum, kind, rng):
 # ---- every operation against the reference ----------------------------------------
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=[f"N{c[0]}-L{c[1]}-K{c[2]}-d{c[3]}-{c[4]}"
-                                               for c in CONFIGS])
+@pytest.mark.parametrize("cfg", CONFIGS + ["random"],
+                         ids=[f"N{c[0]}-Q{c[1]}-P{c[2]}-d{c[3]}-{c[4]}" for c in CONFIGS] +
+                         ["random"])
 def test_operations_against_big_integers(rng, cfg):
+    if cfg == "random":
+        nq = int(rng.integers(1, 7))
+        cfg = (1 << int(rng.integers(3, 9)), nq, int(rng.integers(1, 4)),
+               int(rng.integers(1, min(nq, 4) + 1)), ("top", "50", "mixed")[rng.integers(3)])
+        print("random configuration", cfg)
     n, nq, np_, dnum, kind = cfg
     ctxs = contexts(n, nq, np_, dnum, kind, rng)
     o = Oracle(ctxs[0])
@@ -449,3 +458,13 @@ def test_operation_errors(rng):
             with pytest.raises(E, match="no special primes"):
                 call()
         assert c2.rescale(x[:2], 1).shape == (1, n)
+
+
+def test_a_library_without_the_rns_module_is_an_import_error():
+    code = ("import ntt._lib as lib; lib.rns_fns = None\n"
+            "try:\n    import ntt.rns\nexcept ImportError as e:\n    print(e)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=60, cwd=os.path.dirname(os.path.dirname(
+                           os.path.abspath(__file__))))
+    assert r.returncode == 0, r.stderr
+    assert "has no RNS module (ntt_rns_create)" in r.stdout
