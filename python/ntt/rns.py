@@ -288,7 +288,7 @@ class Context(Owned):
             e = level + 1 + self.K
             beta = _F["digits"](h, level)
             x = self._poly(ext, "ext", beta * e, f"{beta} digit(s) of {e} limbs at level "
-                           f"{level}", lead=(beta, e))
+                           f"{level}", leads=[(beta, e)])
             k = self._key(key)
             c0, c1 = self._pair(out, e, [(x, "ext"), (k, "key")])
             status = _F["ks_inner"](h, self.n, level, x.ptr, beta * e, k.ptr, k.size // self.n,
@@ -305,7 +305,8 @@ class Context(Owned):
         x: shape (level+1, N), evaluation form.  key: evaluation form, 2 *
         dnum polynomials on Q_L then P, digit-major, shape (dnum, 2, L+1+K,
         N) or (2*dnum*(L+1+K), N): key[j, c, k] is limb k (q_k for k <= L,
-        p_{k-L-1} after) of component c of digit j.  The key is not scanned
+        p_{k-L-1} after) of component c of digit j; also (2*dnum, L+1+K, N),
+        row 2j+c.  The key is not scanned
         (see key_check).  Returns (out0, out1), each shape (level+1, N),
         evaluation form; out: a pair of such arrays, overlapping nothing."""
         with self._lock:
@@ -379,11 +380,11 @@ class Context(Owned):
                                    "ntt_rns_cuda_* calls, not in the library yet")
         return host_operand(x, name, 64, convert)
 
-    def _poly(self, x, name, limbs, what=None, lead=None, convert=True):
+    def _poly(self, x, name, limbs, what=None, leads=(), convert=True):
         """x as an Operand of `limbs` rows of N words: shape (limbs, N), or
-        lead + (N,) when lead is given."""
+        lead + (N,) for one of `leads`."""
         op = self._operand(x, name, convert)
-        shapes = [(limbs, self.n)] + ([tuple(lead) + (self.n,)] if lead else [])
+        shapes = [(limbs, self.n)] + [tuple(lead) + (self.n,) for lead in leads]
         if op.shape not in shapes:
             ok = " or ".join(str(s) for s in shapes)
             why = f" ({what})" if what else ""
@@ -418,9 +419,10 @@ class Context(Owned):
         return c0, c1
 
     def _key(self, key):
-        rows = 2 * self.dnum * (self.L + 1 + self.K)
+        nl = self.L + 1 + self.K
+        rows = 2 * self.dnum * nl
         return self._poly(key, "key", rows, f"2 * dnum * (L+1+K) = {rows} limbs",
-                          lead=(self.dnum, 2, self.L + 1 + self.K))
+                          leads=[(self.dnum, 2, nl), (2 * self.dnum, nl)])
 
     def _fail(self, status, function, checked):
         """Raises for a non-zero status; for NTT_ERANGE, names the first word
