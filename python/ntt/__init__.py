@@ -6,6 +6,9 @@ libntt, numpy arrays in and out, on the CPU or on CUDA device arrays.
     with ntt.Plan(4096, [q0, q1, q2], negacyclic=True) as plan:
         spec = plan.forward(limbs)                # shape (3, 4096), uint64
 
+ntt.rns (import ntt.rns) binds the RNS base conversions and CKKS
+key-switching stages of include/ntt_rns.h: ntt.rns.Context(n, q, p, dnum).
+
 The C library is found through NTT_LIBRARY, a copy inside this package, or
 the system loader, in that order; ntt.library_path() names the one loaded.
 Every C call releases the GIL.  Errors are ntt.Error subclasses carrying

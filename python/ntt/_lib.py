@@ -175,10 +175,63 @@ primitive_root = _proto("ntt_primitive_root", _st, c_uint64, POINTER(c_uint64))
 root_of_unity = _proto("ntt_root_of_unity", _st, c_uint64, c_uint64, POINTER(c_uint64))
 find_prime = _proto("ntt_find_prime", _st, c_uint, c_uint, c_uint, POINTER(c_uint64))
 
+# ---- include/ntt_rns.h (host forms) -----------------------------------------
+
+class RnsParams(Structure):
+    """ntt_rns_params."""
+    _fields_ = [("n", c_size_t), ("q", _P), ("q_count", c_size_t), ("p", _P),
+                ("p_count", c_size_t), ("dnum", c_size_t), ("backend", c_int),
+                ("threads", c_int)]
+
+
+def _rns_protos():
+    """The RNS module's entry points, or None for a libntt built before it
+    (ntt.rns then refuses to import; the rest of the package works)."""
+    if not hasattr(lib, "ntt_rns_create"):
+        return None
+    z = c_size_t
+    fns = {
+        "create": _proto("ntt_rns_create", _st, POINTER(c_void_p), POINTER(RnsParams)),
+        "destroy": _proto("ntt_rns_destroy", None, c_void_p),
+        "n": _proto("ntt_rns_n", z, c_void_p),
+        "q_count": _proto("ntt_rns_q_count", z, c_void_p),
+        "p_count": _proto("ntt_rns_p_count", z, c_void_p),
+        "dnum": _proto("ntt_rns_dnum", z, c_void_p),
+        "alpha": _proto("ntt_rns_alpha", z, c_void_p),
+        "digits": _proto("ntt_rns_digits", z, c_void_p, z),
+        "backend": _proto("ntt_rns_backend", c_int, c_void_p),
+        "threads": _proto("ntt_rns_threads", c_int, c_void_p),
+        "primes": _proto("ntt_rns_primes", z, c_void_p, POINTER(POINTER(c_uint64))),
+        "digit_range": _proto("ntt_rns_digit_range", _st, c_void_p, z, z, POINTER(z),
+                              POINTER(z)),
+        "forward": _proto("ntt_rns_forward", _st, c_void_p, z, _P, z, _P),
+        "inverse": _proto("ntt_rns_inverse", _st, c_void_p, z, _P, z, _P),
+        "fastbconv": _proto("ntt_rns_fastbconv", _st, c_void_p, z, _P, z, _P, _P, z, _P),
+        "modup": _proto("ntt_rns_modup", _st, c_void_p, z, z, z, _P, z, _P, z),
+        "moddown": _proto("ntt_rns_moddown", _st, c_void_p, z, z, _P, z, _P, z),
+        "rescale": _proto("ntt_rns_rescale", _st, c_void_p, z, z, _P, z, _P, z),
+        "ks_inner": _proto("ntt_rns_ks_inner", _st, c_void_p, z, z, _P, z, _P, z, _P, _P, z),
+        "keyswitch": _proto("ntt_rns_keyswitch", _st, c_void_p, z, z, _P, z, _P, z, _P, _P,
+                            z),
+        "key_check": _proto("ntt_rns_key_check", _st, c_void_p, z, _P, z),
+    }
+    # The device-pointer forms ntt_rns_cuda_* (the host arguments plus a
+    # stream, on a context made with NTT_BACKEND_CUDA) are declared here
+    # once the library has them.
+    return fns
+
+
+rns_fns = _rns_protos()
+RNS_MAX_LIMBS = 256
+RNS_PRIME_BITS = 61
+
+
 FLAG_NEGACYCLIC = 1
 FLAG_NATURAL_ORDER = 2
 U32 = 32
+BACKEND_AUTO = 0
 BACKEND_SCALAR = 1
+BACKEND_OPENMP = 3
 BACKEND_CUDA = 4
 BACKEND_COUNT = 6
 

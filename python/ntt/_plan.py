@@ -14,6 +14,7 @@ from ._arrays import (DTYPES, EINVAL, TYPESTR, check_out_alias, check_range,
 from ._errors import (InvalidArgumentError, ModulusError, Status, UnsupportedError, check)
 from ._names import backend_code, backend_name, modmul_code, modmul_name
 from ._numtheory import is_prime
+from ._owned import Owned
 
 MAX_LOG2_N = 30
 _WIDTH_LIMIT = {32: 1 << 30, 64: 1 << 62}
@@ -43,7 +44,7 @@ def _check_moduli(moduli, n, width, negacyclic):
                                f"needs {order} | p-1")
 
 
-class Plan:
+class Plan(Owned):
     """Transforms of size n modulo one prime or an RNS base of primes.
 
     Plan(n, moduli, width=64, negacyclic=False, natural_order=False,
@@ -70,6 +71,8 @@ class Plan:
     A plan may be shared between threads: its calls are serialized.
     Use it as a context manager or call close() to free it early.
     """
+
+    _destroy = staticmethod(_lib.plan_destroy)
 
     def __init__(self, n, moduli, width=64, negacyclic=False, natural_order=False,
                  backend="auto", modmul="default", threads=0, batch=0):
@@ -120,33 +123,7 @@ class Plan:
         self._cuda = backend == _lib.BACKEND_CUDA
         self._typestr = "<" + TYPESTR[width]
 
-    # ---- lifetime ----------------------------------------------------------
-
-    def close(self):
-        """Frees the plan (its tables, scratch and device buffers).  Further
-        calls raise InvalidArgumentError; closing twice is harmless."""
-        if getattr(self, "_handle", None) is None:
-            return
-        with self._lock:
-            handle, self._handle = self._handle, None
-            if handle is not None:
-                _lib.plan_destroy(handle)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    @property
-    def closed(self):
-        return self._handle is None
+    # ---- description ---------------------------------------------------------
 
     def __repr__(self):
         state = ", closed" if self.closed else ""

@@ -16,6 +16,7 @@ EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", 
     ("product_large.py", ["10", "1000000007"], "at a random x: ok"),
     ("rns_negacyclic.py", ["8"], "limbs against the product over the integers: ok"),
     ("rns_negacyclic_cupy.py", ["10"], "match the CPU plan's"),
+    ("ckks_keyswitch.py", ["6"], "d s^2 + e within it: ok"),
 ])
 def test_example(script, args, verdict):
     r = subprocess.run([sys.executable, os.path.join(EXAMPLES, script)] + args,
