@@ -90,4 +90,5 @@ const ntt_backend_ops ntt_avx2_ops = {
     .any_geq_u64 = avx2_any_geq_u64,
     .any_geq_u32 = avx2_any_geq_u32,
     .polymul_checks_single = true,
+    .pointwise_checks_inputs = true,
 };
