@@ -53,6 +53,11 @@ extern const ntt_cpu_kernel_choice ntt_avx2_kernel_choice;
 #ifdef NTT_HAVE_AVX512
 extern const ntt_cpu_kernel_choice ntt_avx512_kernel_choice;
 #endif
+#ifdef NTT_HAVE_AVX512
+/* x86/lanes64.c: the 64-bit-lane kernels for modulus m of the plan (Shoup,
+   2^51 <= p < 2^62; the caller checks the CPU), else NULL. */
+const kern_u64 *ntt_lanes64_kernels_u64(const ntt_plan *plan, const ntt_modulus *m);
+#endif
 #ifdef NTT_HAVE_IFMA
 /* x86/ifma.c: whether the CPU has AVX-512 IFMA (with F, VL, BW, DQ), and
    the IFMA kernels for modulus m of the plan (Shoup, p < 2^51, this CPU),
