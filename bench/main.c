@@ -47,6 +47,8 @@ static const subcommand subcommands[] = {
     {"mpi", MPI_ONLY(bench_mpi), "[--n L1,L2,..] [--p P] [--reps R] [--backend B] [--json FILE] (under mpiexec)",
      "distributed products: four-step and the reports' master-slave, all-to-alls counted",
      NO_MPI},
+    {"u64", bench_u64, "[--reps R] [--quick] [--json FILE]",
+     "u64 forward, inverse, pointwise, one thread: the x86 kernels against the ones they replace", NULL},
     {"oracle", bench_oracle, "IN [-o OUT]",
      "the GMP product of a course file (its expected output)", NULL},
 };
