@@ -57,6 +57,8 @@ static const subcommand subcommands[] = {
      "[--reps R] [--limbs L] [--log-n LOG] [--large L1,L2,..] [--quick] [--json FILE]",
      "several GPUs (NCCL): limb-batched NTTs, batched products, the four-step; 1, 2, 4 GPUs",
      NO_MGPU},
+    {"u64", bench_u64, "[--reps R] [--quick] [--json FILE]",
+     "u64 forward, inverse, pointwise, one thread: the x86 kernels against the ones they replace", NULL},
     {"oracle", bench_oracle, "IN [-o OUT]",
      "the GMP product of a course file (its expected output)", NULL},
 };

@@ -191,14 +191,20 @@ NTT_API size_t ntt_plan_moduli(const ntt_plan *plan, const uint64_t **moduli);
  * polymul:   c = a * b mod (x^n - 1), or mod (x^n + 1) for a negacyclic
  *            plan; a, b, c in natural order.  c may alias a and/or b
  *            exactly.  Uses the plan's scratch memory.
- * All inputs must be in [0, p) (checked: NTT_ERANGE, nothing written);
- * outputs are in [0, p).  Errors: NTT_EINVAL for NULL pointers or a width
- * that does not match the plan.
+ * All inputs must be in [0, p) (checked: NTT_ERANGE, nothing written,
+ * except by pointwise, below); outputs are in [0, p).  Errors: NTT_EINVAL
+ * for NULL pointers or a width that does not match the plan.
  *
  * Batched forms run `count` independent items; item i starts at element
  * i*stride and uses modulus i % (number of plan moduli).  stride >= n
  * (items may not overlap); count == 0 is a no-op.  The whole batch is
- * range-checked before anything is written.
+ * range-checked before anything is written, except by pointwise.
+ *
+ * pointwise checks its inputs in the pass that multiplies them, so that
+ * they are read from memory once.  When it returns NTT_ERANGE, each c[i]
+ * (of every item) is either untouched or holds a[i] * b[i] mod p, and is
+ * untouched where a[i] or b[i] is out of range; a and b are unchanged
+ * except through c where c aliases them.
  */
 NTT_API NTT_NODISCARD ntt_status ntt_forward_u32(ntt_plan *plan, uint32_t *a);
 NTT_API NTT_NODISCARD ntt_status ntt_forward_u64(ntt_plan *plan, uint64_t *a);

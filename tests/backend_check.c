@@ -29,9 +29,11 @@ static const struct {
 } P32[] = {
     {7340033, 20}, {104857601, 22}, {469762049, 26}, {998244353, 23}, {1053818881, 20},
 }, P64[] = {
-    {1337006139375617ull, 46},    /* the course's 50-bit modulus: the AVX2 FP path */
+    {1125899437080577ull, 24},    /* the largest prime < 2^50 with 2^24 | p-1: IFMA, lazy 4p */
+    {1337006139375617ull, 46},    /* the course's 51-bit modulus: FP64, or IFMA with lazy 2p */
     {2251799696244737ull, 24},    /* the largest prime < 2^51 with 2^24 | p-1 */
-    {4611685941117976577ull, 32}, /* near 2^62: integer kernels */
+    {1152921504577486849ull, 20}, /* the largest prime < 2^60 with 2^20 | p-1: 64-bit lanes */
+    {4611685941117976577ull, 32}, /* near 2^62: 64-bit lanes (AVX-512), else scalar */
 };
 
 static const struct {

@@ -121,6 +121,11 @@ typedef struct ntt_backend_ops {
        backends check as they load the operands; batches, and io64 calls
        without it, come checked (plan.c, ntt_polymul_mod). */
     bool polymul_checks_single;
+    /* The pointwise entry checks its inputs itself, chunk by chunk in the
+       pass that multiplies (ntt.h: on NTT_ERANGE a c[i] is either untouched
+       or its product, and untouched where a[i] or b[i] is out of range), so
+       that the inputs are not read in a pass of their own. */
+    bool pointwise_checks_inputs;
 } ntt_backend_ops;
 
 extern const ntt_backend_ops ntt_scalar_ops;
@@ -174,6 +179,12 @@ bool ntt_any_geq_u32(const uint32_t *a, size_t len, uint32_t p);
 bool ntt_any_geq_u64(const uint64_t *a, size_t len, uint64_t p);
 bool ntt_any_geq_portable_u32(const uint32_t *a, size_t len, uint32_t p);
 bool ntt_any_geq_portable_u64(const uint64_t *a, size_t len, uint64_t p);
+/* Whether plans created from now on may run the AVX-512 IFMA u64 kernels
+   where the CPU has them (default yes).  Off, they run the FP64 kernels as
+   on a CPU without IFMA: the tests check both, and the bench times both in
+   one process.  Plans already made (and cached) keep their kernels. */
+void ntt_cpu_use_ifma(bool on);
+bool ntt_cpu_ifma_enabled(void);
 /* Whether any of the first len coefficients of count items (stride apart,
    plan->width wide) is >= its item's modulus. */
 bool ntt_out_of_range(const ntt_plan *plan, const void *a, size_t len, size_t count, size_t stride);

@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE
 #include "cpu.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -181,12 +182,13 @@ ntt_status ntt_cpu_pointwise(ntt_plan *plan, void *c, const void *a, const void 
 {
     FOR_ITEMS(plan, count) {
         size_t mi = it % plan->nmod, o = it * stride;
-        if (plan->width == NTT_U32)
-            ntt_cpu_pointwise_item_u32(plan, (uint32_t *)c + o, (const uint32_t *)a + o,
-                                       (const uint32_t *)b + o, &d->m32[mi]);
-        else
-            ntt_cpu_pointwise_item_u64(plan, (uint64_t *)c + o, (const uint64_t *)a + o,
-                                       (const uint64_t *)b + o, &d->m64[mi]);
+        const ntt_status s =
+            plan->width == NTT_U32
+                ? ntt_cpu_pointwise_item_u32(plan, (uint32_t *)c + o, (const uint32_t *)a + o,
+                                             (const uint32_t *)b + o, &d->m32[mi])
+                : ntt_cpu_pointwise_item_u64(plan, (uint64_t *)c + o, (const uint64_t *)a + o,
+                                             (const uint64_t *)b + o, &d->m64[mi]);
+        if (s != NTT_OK) return s;
     }
     return NTT_OK;
 }
@@ -209,3 +211,22 @@ ntt_status ntt_cpu_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, si
     }
     return NTT_OK;
 }
+
+void ntt_cpu_regroup(void *t, size_t esz, size_t n, size_t lanes)
+{
+    unsigned char tmp[128 * 8], *b = t;
+    for (size_t c = 2; c < lanes; c <<= 1) {
+        const size_t d = lanes / (2 * c), run = lanes * c;
+        for (size_t g = n / (2 * d); g < n / d; g += run) {
+            for (size_t k = 0; k < lanes; k++)
+                for (size_t e = 0; e < c; e++)
+                    memcpy(tmp + (lanes * e + k) * esz, b + (g + c * k + e) * esz, esz);
+            memcpy(b + g * esz, tmp, run * esz);
+        }
+    }
+}
+
+static atomic_bool ifma_on = true;
+
+void ntt_cpu_use_ifma(bool on) { atomic_store(&ifma_on, on); }
+bool ntt_cpu_ifma_enabled(void) { return atomic_load(&ifma_on); }

@@ -53,6 +53,25 @@ extern const ntt_cpu_kernel_choice ntt_avx2_kernel_choice;
 #ifdef NTT_HAVE_AVX512
 extern const ntt_cpu_kernel_choice ntt_avx512_kernel_choice;
 #endif
+#ifdef NTT_HAVE_AVX512
+/* x86/lanes64.c: the 64-bit-lane kernels for modulus m of the plan (Shoup,
+   2^51 <= p < 2^62; the caller checks the CPU), else NULL. */
+const kern_u64 *ntt_lanes64_kernels_u64(const ntt_plan *plan, const ntt_modulus *m);
+#endif
+#ifdef NTT_HAVE_IFMA
+/* x86/ifma.c: whether the CPU has AVX-512 IFMA (with F, VL, BW, DQ), and
+   the IFMA kernels for modulus m of the plan (Shoup, p < 2^51, this CPU),
+   else NULL. */
+bool ntt_ifma_available(void);
+const kern_u64 *ntt_ifma_kernels_u64(const ntt_plan *plan, const ntt_modulus *m);
+#endif
+
+/* Lays out the tree-order table t (elements of esz bytes) of an n-point
+   transform (n >= lanes^2) for leaves of `lanes` lanes: within each run
+   of lanes 2^s nodes of the s-th in-vector level (s >= 1; distance
+   lanes / 2^(s+1)), node 2^s k + g moves to lanes g + k, so that every
+   twiddle vector of a transposed leaf is one load. */
+void ntt_cpu_regroup(void *t, size_t esz, size_t n, size_t lanes);
 
 /* Checks the variant and kind against the scalar backend's rules (every
    CPU backend takes the same), resolves the default kind, then builds the

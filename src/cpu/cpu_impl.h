@@ -392,16 +392,33 @@ void SFX(ntt_cpu_inverse_item)(const ntt_plan *plan, T *a, const SFX(mod) *M)
     M->K->inv_root(a, a, n, n, 0, ntt_cpu_root_span(n), M->s_inv, M->s1_inv, M);
 }
 
-void SFX(ntt_cpu_pointwise_item)(const ntt_plan *plan, T *c, const T *a, const T *b,
-                                 const SFX(mod) *M)
+static bool SFX(chunk_geq)(const T *a, size_t len, T p)
+{
+    return sizeof(T) == 4 ? ntt_any_geq_u32((const uint32_t *)(const void *)a, len, (uint32_t)p)
+                          : ntt_any_geq_u64((const uint64_t *)(const void *)a, len, (uint64_t)p);
+}
+
+/* Chunks small enough that the check leaves both operands' chunk in L1 for
+   the product, so the inputs are read from memory once. */
+#define PW_CHUNK 1024
+
+ntt_status SFX(ntt_cpu_pointwise_item)(const ntt_plan *plan, T *c, const T *a, const T *b,
+                                       const SFX(mod) *M)
 {
     const size_t n = plan->n;
-    if (plan->variant == NTT_VARIANT_BASELINE) {
-        for (size_t j = 0; j < n; j++) c[j] = SFX(mulmod)(a[j], b[j], M->c.p);
-        return;
+    const T p = M->c.p;
+    for (size_t j = 0; j < n; j += PW_CHUNK) {
+        const size_t len = n - j < PW_CHUNK ? n - j : PW_CHUNK;
+        if (SFX(chunk_geq)(a + j, len, p) || SFX(chunk_geq)(b + j, len, p)) return NTT_ERANGE;
+        if (plan->variant == NTT_VARIANT_BASELINE)
+            for (size_t k = j; k < j + len; k++) c[k] = SFX(mulmod)(a[k], b[k], p);
+        else
+            M->K->pointwise_full(c + j, a + j, b + j, len, M);
     }
-    M->K->pointwise_full(c, a, b, n, M);
+    return NTT_OK;
 }
+
+#undef PW_CHUNK
 
 ntt_status SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, const void *a,
                                      size_t la, const void *b, size_t lb, bool io64,

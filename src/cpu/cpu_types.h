@@ -164,8 +164,11 @@ void SFX(ntt_cpu_inv_below_root)(T *a, size_t n, const SFX(mod) *M, bool perm);
 /* Serial item-level operations (M is the item's modulus). */
 void SFX(ntt_cpu_forward_item)(const ntt_plan *plan, T *a, const SFX(mod) *M);
 void SFX(ntt_cpu_inverse_item)(const ntt_plan *plan, T *a, const SFX(mod) *M);
-void SFX(ntt_cpu_pointwise_item)(const ntt_plan *plan, T *c, const T *a, const T *b,
-                                 const SFX(mod) *M);
+/* c = a * b, checking a and b chunk by chunk just before the chunk's
+   product (ntt_backend_ops.pointwise_checks_inputs): NTT_ERANGE, with the
+   chunks from the offending one on untouched, when an input is >= p. */
+ntt_status SFX(ntt_cpu_pointwise_item)(const ntt_plan *plan, T *c, const T *a, const T *b,
+                                       const SFX(mod) *M);
 /* c[0..lc) = a * b mod (x^n -+ 1); io64: the arrays are uint64_t; ws holds
    2n elements.  NTT_ERANGE, c untouched, when an input is >= p. */
 ntt_status SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, const void *a,

@@ -106,8 +106,8 @@ static ntt_status item_serial(const ntt_plan *plan, int op, void *c, const void 
         switch (op) {
         case 0: ntt_cpu_forward_item_u32(plan, (uint32_t *)c + o, M); break;
         case 1: ntt_cpu_inverse_item_u32(plan, (uint32_t *)c + o, M); break;
-        case 2: ntt_cpu_pointwise_item_u32(plan, (uint32_t *)c + o, (const uint32_t *)a + o,
-                                           (const uint32_t *)b + o, M); break;
+        case 2: return ntt_cpu_pointwise_item_u32(plan, (uint32_t *)c + o, (const uint32_t *)a + o,
+                                                  (const uint32_t *)b + o, M);
         default: {
             const size_t ob = o * (io64 ? 8 : 4);
             return ntt_cpu_polymul_item_u32(plan, (char *)c + ob, lc, (const char *)a + ob, la,
@@ -120,8 +120,8 @@ static ntt_status item_serial(const ntt_plan *plan, int op, void *c, const void 
         switch (op) {
         case 0: ntt_cpu_forward_item_u64(plan, (uint64_t *)c + o, M); break;
         case 1: ntt_cpu_inverse_item_u64(plan, (uint64_t *)c + o, M); break;
-        case 2: ntt_cpu_pointwise_item_u64(plan, (uint64_t *)c + o, (const uint64_t *)a + o,
-                                           (const uint64_t *)b + o, M); break;
+        case 2: return ntt_cpu_pointwise_item_u64(plan, (uint64_t *)c + o, (const uint64_t *)a + o,
+                                                  (const uint64_t *)b + o, M);
         default:
             return ntt_cpu_polymul_item_u64(plan, (uint64_t *)c + o, lc, (const uint64_t *)a + o,
                                             la, (const uint64_t *)b + o, lb, io64, M, ws);
@@ -241,5 +241,6 @@ const ntt_backend_ops ntt_openmp_ops = {
     .pointwise = omp_pointwise,
     .polymul = omp_polymul,
     .polymul_checks_single = true,
+    .pointwise_checks_inputs = true,
     .any_geq_u64 = omp_any_geq_u64,
 };

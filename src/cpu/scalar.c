@@ -65,4 +65,5 @@ const ntt_backend_ops ntt_scalar_ops = {
     .pointwise = ntt_cpu_pointwise,
     .polymul = ntt_cpu_polymul,
     .polymul_checks_single = true,
+    .pointwise_checks_inputs = true,
 };

@@ -61,6 +61,7 @@ const ntt_backend_ops ntt_cuda_ops = {
     nullptr,
     true,     // cuda_polymul checks its inputs beside the device's work
     false,    // (everything, so not only single products)
+    false,    // pointwise: the inputs come checked (plan.c)
 };
 
 ntt_status ntt_cuda_get_info_impl(ntt_cuda_info *info)

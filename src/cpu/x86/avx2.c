@@ -63,7 +63,8 @@ static bool avx2_any_geq_u64(const uint64_t *a, size_t len, uint64_t p, int thre
 }
 
 /* The CRT primes of ntt_polymul_mod on the x86 backends: below 2^51, so
-   that the products run on the FP64 kernels, which are faster than the
+   that the products run on the FP64 kernels, or the IFMA ones where the
+   CPU has them (wide lazy range, ifma.c), which are faster than the
    62-bit integer ones by more than a fourth prime costs; the largest four
    with 2^30 | q-1 (ntt_find_prime(51, 30, i)).  Products of the first two,
    three, four: above 2^101.99, 2^152.99, 2^203.99. */
@@ -90,4 +91,5 @@ const ntt_backend_ops ntt_avx2_ops = {
     .any_geq_u64 = avx2_any_geq_u64,
     .any_geq_u32 = avx2_any_geq_u32,
     .polymul_checks_single = true,
+    .pointwise_checks_inputs = true,
 };

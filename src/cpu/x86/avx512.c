@@ -31,4 +31,5 @@ const ntt_backend_ops ntt_avx512_ops = {
     .pointwise = ntt_cpu_pointwise,
     .polymul = ntt_cpu_polymul,
     .polymul_checks_single = true,
+    .pointwise_checks_inputs = true,
 };

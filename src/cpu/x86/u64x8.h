@@ -1,0 +1,28 @@
+/*
+ * Eight 64-bit lanes (AVX-512 F): the vector helpers of the u64 kernel
+ * families on them (kernels_u64x8.inc), included by their translation
+ * units (ifma.c, lanes64.c) before their modular products.
+ */
+#ifndef NTT_X86_U64X8_H
+#define NTT_X86_U64X8_H
+
+#include "vec.h"
+
+typedef __m512i V;
+
+NTT_INLINE V v1(uint64_t x) { return _mm512_set1_epi64((long long)x); }
+NTT_INLINE V vld(const uint64_t *a) { return _mm512_loadu_si512((const void *)a); }
+NTT_INLINE void vst(uint64_t *a, V x) { _mm512_storeu_si512((void *)a, x); }
+NTT_INLINE V vadd(V a, V b) { return _mm512_add_epi64(a, b); }
+NTT_INLINE V vsub(V a, V b) { return _mm512_sub_epi64(a, b); }
+/* x in [0, 2m) -> [0, m): below m, x - m wraps above x. */
+NTT_INLINE V vcsub(V x, V m) { return _mm512_min_epu64(x, vsub(x, m)); }
+
+/* Lanes [j, len) of a vector at j: the tails of ranges that are not a
+   multiple of eight. */
+NTT_INLINE __mmask8 tail(size_t j, size_t len)
+{
+    return len - j >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (len - j)) - 1);
+}
+
+#endif /* NTT_X86_U64X8_H */
