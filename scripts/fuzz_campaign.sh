@@ -26,7 +26,7 @@ for bin in "$dir"/fuzz_*; do
            -artifact_prefix="$3" -timeout=60 -rss_limit_mb=4096 "$4" "$5" >/dev/null 2>&1 || true
       times' "$bin" "$jobs" "$secs" "$dir/artifacts/fuzz_$name-" "$corpus" "$dir/seeds/$name" |
       tail -n 1 | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] } printf "%.0f", s }')
-  execs=$(cat "$logs"/fuzz-*.log 2>/dev/null | awk -F: '/^stat::number_of_executed_units/ { s += $2 } END { print s + 0 }')
+  execs=$(cat "$logs"/fuzz-*.log 2>/dev/null | awk '/^stat::number_of_executed_units/ { s += $NF } END { print s + 0 }')
   files=$(ls "$corpus" | wc -l)
   after=$(ls "$dir/artifacts" | grep -c "^fuzz_$name-" || true)
   printf '%-18s %12s %14s %8s %8s\n' "fuzz_$name" "$cpu" "$execs" "$files" $((after - before)) | tee -a "$table"
