@@ -205,6 +205,11 @@ NTT_API size_t ntt_plan_moduli(const ntt_plan *plan, const uint64_t **moduli);
  * (of every item) is either untouched or holds a[i] * b[i] mod p, and is
  * untouched where a[i] or b[i] is out of range; a and b are unchanged
  * except through c where c aliases them.
+ *
+ * On a CUDA plan a batch larger than the plan's `batch` option runs in
+ * chunks of that size: a failure at run time (NTT_EBACKEND) in a later
+ * chunk leaves the items of the chunks before it complete and every other
+ * item as it was.
  */
 NTT_API NTT_NODISCARD ntt_status ntt_forward_u32(ntt_plan *plan, uint32_t *a);
 NTT_API NTT_NODISCARD ntt_status ntt_forward_u64(ntt_plan *plan, uint64_t *a);
@@ -472,7 +477,10 @@ NTT_API NTT_NODISCARD ntt_status ntt_coeffs_read(const char *path, uint64_t **c,
 /* Writes c[0..len-1] separated by single spaces, then a newline.  The file is
    written under a temporary name in the same directory and renamed over
    `path` only when complete, so a failure never leaves a partial file.
-   Errors: NTT_EINVAL, NTT_EIO. */
+   A path that exists and is neither a regular file nor a directory (a
+   device such as /dev/stdout, a FIFO) is written in place instead: it
+   cannot be replaced atomically, and renaming over it would remove it.
+   Errors: NTT_EINVAL, NTT_EIO, NTT_ENOMEM. */
 NTT_API NTT_NODISCARD ntt_status ntt_coeffs_write(const char *path, const uint64_t *c,
                                           size_t len, ntt_io_error *err);
 

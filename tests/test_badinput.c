@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -883,6 +884,38 @@ static void io_coeffs_write_missing_dir(void)
     CHECK(access(path, F_OK) != 0, "ntt_coeffs_write into a missing directory created the file");
 }
 
+/* A FIFO (or a device) is written in place: renaming a finished temporary
+   file over it would remove it (as root, /dev/full or /dev/stdout). */
+static void io_coeffs_write_fifo(void)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/fifo", tmpdir);
+    if (mkfifo(path, 0600) != 0) {
+        CHECK(0, "mkfifo(%s) failed", path);
+        return;
+    }
+    /* A reader is open before the write, so that opening it does not block. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    CHECK(fd >= 0, "opening the FIFO for reading");
+    uint64_t v[3] = {1, 22, 333};
+    ntt_io_error err;
+    CHECK_STATUS(NTT_OK, ntt_coeffs_write(path, v, 3, &err), "ntt_coeffs_write to a FIFO");
+    char buf[64] = {0};
+    ssize_t got = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+    CHECK(got == 9 && strcmp(buf, "1 22 333\n") == 0, "the FIFO carried \"%s\"", buf);
+    struct stat sb;
+    CHECK(stat(path, &sb) == 0 && S_ISFIFO(sb.st_mode), "the FIFO was replaced");
+    CHECK_EQ(0, count_tmp_files(tmpdir), "temporary files left in %s", tmpdir);
+    if (fd >= 0) close(fd);
+    unlink(path);
+    /* A full device: NTT_EIO, the device still there. */
+    if (stat("/dev/full", &sb) == 0 && S_ISCHR(sb.st_mode) && access("/dev/full", W_OK) == 0) {
+        CHECK_STATUS(NTT_EIO, ntt_coeffs_write("/dev/full", v, 3, &err), "ntt_coeffs_write to /dev/full");
+        CHECK(strstr(err.message, "cannot write") != NULL, "message: %s", err.message);
+        CHECK(stat("/dev/full", &sb) == 0 && S_ISCHR(sb.st_mode), "/dev/full is no longer a device");
+    }
+}
+
 static void io_coeffs_write_replaces_atomically(void)
 {
     char dir[700], path[760];
@@ -968,7 +1001,7 @@ static const test_case cases[] = {
     T(io_valid_trailing_space_no_newline), T(io_valid_crlf), T(io_valid_tabs), T(io_n_zero), T(io_n_too_large),
     T(io_p_one), T(io_p_2p63), T(io_missing_file), T(io_coefficient_ge_p), T(io_negative), T(io_non_numeric),
     T(io_number_above_2p64), T(io_leading_zeros), T(io_truncated), T(io_trailing_garbage), T(io_empty_file), T(io_null_arguments),
-    T(io_coeffs_read_cases), T(io_coeffs_write_roundtrip), T(io_coeffs_write_missing_dir),
+    T(io_coeffs_read_cases), T(io_coeffs_write_roundtrip), T(io_coeffs_write_missing_dir), T(io_coeffs_write_fifo),
     T(io_coeffs_write_replaces_atomically),
 };
 

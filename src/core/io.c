@@ -281,10 +281,35 @@ ntt_status ntt_coeffs_fwrite(FILE *f, const uint64_t *c, size_t len)
     return NTT_OK;
 }
 
+static ntt_status write_in_place(const char *path, const uint64_t *c, size_t len,
+                                 ntt_io_error *err)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        set_err(err, 0, 0, "cannot open: %s", strerror(errno));
+        return NTT_EIO;
+    }
+    ntt_status st = ntt_coeffs_fwrite(f, c, len);
+    int saved = st != NTT_OK ? errno : 0;
+    if (fclose(f) != 0 && st == NTT_OK) {
+        saved = errno;
+        st = NTT_EIO;
+    }
+    if (st != NTT_OK) set_err(err, 0, 0, "cannot write: %s", saved ? strerror(saved) : "write error");
+    return st;
+}
+
 ntt_status ntt_coeffs_write(const char *path, const uint64_t *c, size_t len, ntt_io_error *err)
 {
     if (err) memset(err, 0, sizeof *err);
     if (!path || !*path || (!c && len)) return NTT_EINVAL;
+    /* Something other than a regular file or a directory (a device such as
+       /dev/stdout or /dev/full, a FIFO) cannot be replaced atomically, and
+       renaming over it would destroy it (a device node, for root): it is
+       written in place. */
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
+        return write_in_place(path, c, len, err);
     /* A unique name beside the target, so that rename() is atomic; O_EXCL
        keeps two writers apart, and the mode obeys the umask like fopen. */
     static _Atomic unsigned counter;

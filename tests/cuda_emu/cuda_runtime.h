@@ -79,6 +79,8 @@ template <class F> cudaError_t cudaFuncSetAttribute(F f, cudaFuncAttribute a, in
    cudaErrorInvalidValue, reported by the next cudaGetLastError. */
 bool emu_smem_allowed(const void *f, size_t smem);
 void emu_set_error(cudaError_t e);
+/* An injected launch failure (emu_faults.h). */
+bool emu_launch_fails(void);
 
 /* Runs body() for every block (and, for per-thread kernels, every thread)
    with a fresh, poisoned dynamic shared memory area per block. */
@@ -86,6 +88,10 @@ template <class B> void emu_launch(const void *f, dim3 g, dim3 b, size_t smem, b
 {
     if (!emu_smem_allowed(f, smem)) {
         emu_set_error(cudaErrorInvalidValue);
+        return;
+    }
+    if (emu_launch_fails()) {
+        emu_set_error(cudaErrorLaunchFailure);
         return;
     }
     unsigned char *buf = (unsigned char *)malloc(smem ? smem : 1);

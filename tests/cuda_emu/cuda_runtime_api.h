@@ -15,6 +15,7 @@ typedef enum cudaError {
     cudaSuccess = 0,
     cudaErrorInvalidValue = 1,
     cudaErrorMemoryAllocation = 2,
+    cudaErrorLaunchFailure = 719,
     cudaErrorNoDevice = 100
 } cudaError_t;
 

@@ -1,7 +1,9 @@
-// The CPU stand-in's runtime calls: host memory, no streams, no errors but
-// allocation failures (and allocations above 64 GiB, to make "device out of
-// memory" reproducible).
+// The CPU stand-in's runtime calls: host memory, streams and events as
+// tokens, no errors but allocation failures (and allocations above 64 GiB,
+// to make "device out of memory" reproducible) and those injected through
+// emu_faults.h.
 #include "cuda_runtime.h"
+#include "emu_faults.h"
 
 #include <chrono>
 #include <cstdio>
@@ -95,15 +97,18 @@ const char *cudaGetErrorString(cudaError_t e)
 {
     return e == cudaSuccess ? "no error" : e == cudaErrorMemoryAllocation ? "out of memory" : "error";
 }
-cudaError_t cudaMalloc(void **p, size_t bytes)
+static cudaError_t alloc(void **p, size_t bytes, emu_fault_kind kind)
 {
-    *p = bytes > kDeviceMemory ? nullptr : malloc(bytes ? bytes : 1);
+    *p = bytes > kDeviceMemory || emu_fault_hit(kind) ? nullptr : malloc(bytes ? bytes : 1);
     if (!*p) return cudaErrorMemoryAllocation;
     memset(*p, 0x5A, bytes);  // device memory starts as garbage
+    emu_fault_track(1);
     return cudaSuccess;
 }
+cudaError_t cudaMalloc(void **p, size_t bytes) { return alloc(p, bytes, EMU_FAULT_MALLOC); }
 cudaError_t cudaFree(void *p)
 {
+    if (p) emu_fault_track(-1);
     free(p);
     return cudaSuccess;
 }
@@ -125,14 +130,18 @@ static cudaError_t lock(void *p, size_t bytes)
     g_locked[g_nlocked++].bytes = bytes;
     return cudaSuccess;
 }
-static void unlock(const void *p)
+static bool unlock(const void *p)
 {
     for (int i = 0; i < g_nlocked; i++)
-        if (g_locked[i].p == reinterpret_cast<uintptr_t>(p)) g_locked[i] = g_locked[--g_nlocked];
+        if (g_locked[i].p == reinterpret_cast<uintptr_t>(p)) {
+            g_locked[i] = g_locked[--g_nlocked];
+            return true;
+        }
+    return false;
 }
 cudaError_t cudaMallocHost(void **p, size_t bytes)
 {
-    cudaError_t e = cudaMalloc(p, bytes);
+    cudaError_t e = alloc(p, bytes, EMU_FAULT_MALLOC_HOST);
     if (e == cudaSuccess && lock(*p, bytes) != cudaSuccess) {
         cudaFree(*p);
         *p = nullptr;
@@ -145,14 +154,21 @@ cudaError_t cudaFreeHost(void *p)
     unlock(p);
     return cudaFree(p);
 }
-cudaError_t cudaHostRegister(void *p, size_t bytes, unsigned) { return lock(p, bytes); }
+cudaError_t cudaHostRegister(void *p, size_t bytes, unsigned)
+{
+    if (emu_fault_hit(EMU_FAULT_MALLOC_HOST)) return cudaErrorMemoryAllocation;
+    cudaError_t e = lock(p, bytes);
+    if (e == cudaSuccess) emu_fault_track(1);
+    return e;
+}
 cudaError_t cudaHostUnregister(void *p)
 {
-    unlock(p);
+    if (unlock(p)) emu_fault_track(-1);
     return cudaSuccess;
 }
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind)
 {
+    if (emu_fault_hit(EMU_FAULT_COPY)) return cudaErrorLaunchFailure;
     memmove(dst, src, bytes);
     return cudaSuccess;
 }
@@ -165,12 +181,14 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
                               size_t width, size_t height, enum cudaMemcpyKind, cudaStream_t)
 {
     if (width > dpitch || width > spitch) return cudaErrorInvalidValue;
+    if (emu_fault_hit(EMU_FAULT_COPY)) return cudaErrorLaunchFailure;
     for (size_t r = 0; r < height; r++)
         memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
     return cudaSuccess;
 }
 cudaError_t cudaMemset(void *p, int v, size_t bytes)
 {
+    if (emu_fault_hit(EMU_FAULT_COPY)) return cudaErrorLaunchFailure;
     memset(p, v, bytes);
     return cudaSuccess;
 }
@@ -187,15 +205,36 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void
         }
     return cudaSuccess;
 }
+// Streams and events are distinct tokens, so that creation and destruction
+// can be counted.
+static void *token(size_t bytes = 1)
+{
+    void *t = malloc(bytes);
+    if (t) emu_fault_track(1);
+    return t;
+}
+static void untoken(void *t)
+{
+    if (t) emu_fault_track(-1);
+    free(t);
+}
 cudaError_t cudaStreamCreate(cudaStream_t *s)
 {
-    *s = nullptr;
-    return cudaSuccess;
+    *s = emu_fault_hit(EMU_FAULT_CREATE) ? nullptr : static_cast<cudaStream_t>(token());
+    return *s ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned) { return cudaStreamCreate(s); }
-cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
-cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaStreamDestroy(cudaStream_t s)
+{
+    untoken(s);
+    return cudaSuccess;
+}
+static cudaError_t sync_point(void)
+{
+    return emu_fault_hit(EMU_FAULT_SYNC) ? cudaErrorLaunchFailure : cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return sync_point(); }
+cudaError_t cudaDeviceSynchronize(void) { return sync_point(); }
 // An event is the host clock's reading when it was last recorded.
 struct CUevent_st {
     double t;
@@ -207,7 +246,8 @@ static double now_s()
 }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned)
 {
-    *e = static_cast<cudaEvent_t>(malloc(sizeof(CUevent_st)));
+    *e = emu_fault_hit(EMU_FAULT_CREATE) ? nullptr
+                                         : static_cast<cudaEvent_t>(token(sizeof(CUevent_st)));
     if (!*e) return cudaErrorMemoryAllocation;
     (*e)->t = now_s();
     return cudaSuccess;
@@ -215,22 +255,22 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned)
 cudaError_t cudaEventCreate(cudaEvent_t *e) { return cudaEventCreateWithFlags(e, 0); }
 cudaError_t cudaEventDestroy(cudaEvent_t e)
 {
-    free(e);
+    untoken(e);
     return cudaSuccess;
 }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t)
 {
     e->t = now_s();
-    return cudaSuccess;
+    return sync_point();
 }
-cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+cudaError_t cudaEventSynchronize(cudaEvent_t) { return sync_point(); }
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
 {
     *ms = (float)((b->t - a->t) * 1e3);
     return cudaSuccess;
 }
 cudaError_t cudaMemsetAsync(void *p, int v, size_t bytes, cudaStream_t) { return cudaMemset(p, v, bytes); }
-cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { return cudaSuccess; }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { return sync_point(); }
 cudaError_t emu_func_set_attribute(const void *f, int a, int v)
 {
     if (a == cudaFuncAttributePreferredSharedMemoryCarveout)  // a hint: no effect here
@@ -248,3 +288,5 @@ cudaError_t emu_func_set_attribute(const void *f, int a, int v)
 }
 
 }  // extern "C"
+
+bool emu_launch_fails(void) { return emu_fault_hit(EMU_FAULT_LAUNCH) != 0; }
