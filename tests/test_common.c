@@ -46,6 +46,16 @@ uint64_t rnd_below(uint64_t bound)
     return x % bound;
 }
 
+void rnd_perm(size_t *perm, size_t n)
+{
+    for (size_t i = 0; i < n; i++) perm[i] = i;
+    for (size_t i = n; i > 1; i--) {
+        const size_t r = (size_t)rnd_below(i), t = perm[i - 1];
+        perm[i - 1] = perm[r];
+        perm[r] = t;
+    }
+}
+
 uint64_t rnd_range(uint64_t lo, uint64_t hi)
 {
     if (lo == 0 && hi == UINT64_MAX) return rnd64();

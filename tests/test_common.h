@@ -107,6 +107,7 @@ bool test_mem_at(const char *file, int line, const void *expected, const void *g
 uint64_t rnd64(void);
 uint64_t rnd_below(uint64_t bound);               /* uniform in [0, bound), bound >= 1 */
 uint64_t rnd_range(uint64_t lo, uint64_t hi);     /* uniform in [lo, hi] */
+void rnd_perm(size_t *perm, size_t n);            /* perm = a uniform permutation of 0..n-1 */
 /* A length in [1, max], log-uniform, so that small lengths are common. */
 size_t rnd_len(size_t max);
 void rnd_fill64(uint64_t *a, size_t n, uint64_t p); /* values in [0, p) */

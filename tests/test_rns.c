@@ -107,12 +107,7 @@ static void run_config(const config *cf)
        (more than RNS_CHUNK sources where the context has them). */
     for (int round = 0; round < 2; round++) {
         size_t perm[NTT_RNS_MAX_LIMBS];
-        for (size_t i = 0; i < nl; i++) perm[i] = i;
-        for (size_t i = nl; i > 1; i--) {
-            size_t r = rnd_below(i), t = perm[i - 1];
-            perm[i - 1] = perm[r];
-            perm[r] = t;
-        }
+        rnd_perm(perm, nl);
         if (nl >= 2) {
             const size_t fs = round ? nl - 1 : 1 + rnd_below(nl - 1), ts = 1 + rnd_below(nl - fs);
             const size_t *from = perm, *to = perm + fs;

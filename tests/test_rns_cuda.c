@@ -237,12 +237,7 @@ static void check_lists(env *E, int mode)
 {
     const size_t n = E->n, nl = E->nl;
     size_t perm[NTT_RNS_MAX_LIMBS];
-    for (size_t i = 0; i < nl; i++) perm[i] = i;
-    for (size_t i = nl; i > 1; i--) {
-        size_t r = rnd_below(i), t = perm[i - 1];
-        perm[i - 1] = perm[r];
-        perm[r] = t;
-    }
+    rnd_perm(perm, nl);
     /* A run of consecutive limbs then the shuffled ones. */
     size_t list[NTT_RNS_MAX_LIMBS], cnt = 0, r0 = rnd_below(nl), rl = 1 + rnd_below(nl - r0);
     for (size_t i = 0; i < rl; i++) list[cnt++] = r0 + i;
