@@ -41,6 +41,7 @@
 #endif
 
 #include "bench.h"
+#include "cli.h"
 #include "sysinfo.h"
 
 /* ---- small helpers ---------------------------------------------------------------- */
@@ -596,44 +597,44 @@ static void usage(FILE *f)
 int bench_rns(int argc, char **argv)
 {
     setting S0 = {.n = 65536, .flush_bytes = (size_t)256 << 20}, *S = &S0;
-    int reps = 11;
+    static const char cmd[] = "ntt-bench rns";
+    uint64_t reps64 = 11, n64 = S->n, threads = (uint64_t)max_threads(), flush_mib = 256;
     const char *json = NULL;
-    S->T = max_threads();
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--gpu")) {
 #ifdef NTT_HAVE_CUDA
             return bench_rns_gpu(argc, argv);
 #else
-            fprintf(stderr, "ntt-bench rns --gpu: this build has no CUDA backend\n");
-            return 2;
+            fprintf(stderr, "%s --gpu: this build has no CUDA backend\n", cmd);
+            return EXIT_USAGE;
 #endif
         }
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        const char *a = argv[i];
+        int r;
+        if (cli_is_help(a)) {
             usage(stdout);
-            return 0;
+            return EXIT_OK;
         } else if (!strcmp(a, "--quick")) {
-            reps = 3;
-        } else if (v && !strcmp(a, "--n")) {
-            S->n = (size_t)strtoull(v, NULL, 10), i++;
-        } else if (v && !strcmp(a, "--reps")) {
-            reps = atoi(v), i++;
-        } else if (v && !strcmp(a, "--threads")) {
-            S->T = atoi(v), i++;
-        } else if (v && !strcmp(a, "--flush")) {
-            S->flush_bytes = (size_t)strtoull(v, NULL, 10) << 20, i++;
-        } else if (v && !strcmp(a, "--json")) {
-            json = v, i++;
+            reps64 = 3;
+        } else if ((r = cli_number_option(cmd, argc, argv, &i, "--n", 2, (uint64_t)1 << 20, &n64)) != 0 ||
+                   (r = cli_number_option(cmd, argc, argv, &i, "--reps", 1, 1000, &reps64)) != 0 ||
+                   (r = cli_number_option(cmd, argc, argv, &i, "--threads", 1, 1024, &threads)) != 0 ||
+                   (r = cli_number_option(cmd, argc, argv, &i, "--flush", 0, 65536, &flush_mib)) != 0 ||
+                   (r = cli_file_option(cmd, argc, argv, &i, "--json", NULL, &json)) != 0) {
+            if (r < 0) return EXIT_USAGE;
         } else {
-            usage(stderr);
-            return 2;
+            return cli_unknown_option(cmd, a);
         }
     }
-    if (reps < 1 || S->T < 1 || S->n < 2 || (S->n & (S->n - 1))) {
-        usage(stderr);
-        return 2;
+    if (n64 & (n64 - 1)) {
+        fprintf(stderr, "%s: --n must be a power of two\n", cmd);
+        return EXIT_USAGE;
     }
+    const int reps = (int)reps64;
+    S->n = (size_t)n64;
+    S->T = (int)threads;
+    S->flush_bytes = (size_t)flush_mib << 20;
     const size_t n = S->n;
     const unsigned lg = (unsigned)__builtin_ctzll(2 * n);
     double load0;

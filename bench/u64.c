@@ -76,28 +76,25 @@ static void usage(FILE *f)
 
 int bench_u64(int argc, char **argv)
 {
-    int reps = 9;
+    static const char cmd[] = "ntt-bench u64";
+    uint64_t reps64 = 9;
     const char *json = NULL;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        const char *a = argv[i];
+        int r;
+        if (cli_is_help(a)) {
             usage(stdout);
-            return 0;
+            return EXIT_OK;
         } else if (!strcmp(a, "--quick")) {
-            reps = 3;
-        } else if (v && !strcmp(a, "--reps")) {
-            reps = atoi(v), i++;
-        } else if (v && !strcmp(a, "--json")) {
-            json = v, i++;
+            reps64 = 3;
+        } else if ((r = cli_number_option(cmd, argc, argv, &i, "--reps", 1, 99, &reps64)) != 0 ||
+                   (r = cli_file_option(cmd, argc, argv, &i, "--json", NULL, &json)) != 0) {
+            if (r < 0) return EXIT_USAGE;
         } else {
-            usage(stderr);
-            return 2;
+            return cli_unknown_option(cmd, a);
         }
     }
-    if (reps < 1 || reps > 99) {
-        usage(stderr);
-        return 2;
-    }
+    const int reps = (int)reps64;
     if (!ntt_backend_available(NTT_BACKEND_AVX512)) {
         fprintf(stderr, "ntt-bench u64: the AVX-512 backend does not run here\n");
         return 1;
