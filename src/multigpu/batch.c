@@ -1,7 +1,7 @@
 /* Batched plans across GPUs: one CUDA plan per local GPU (with every
    modulus; each GPU's range passes its first item's index as item0, so the
    items keep their moduli), and the device-pointer calls, enqueued on the
-   GPUs' streams without communication. */
+   GPUs' streams without communication, each GPU's by its own host thread. */
 #include "mgpu_internal.h"
 
 #include <stdlib.h>
@@ -148,7 +148,7 @@ static ntt_status dev_run(ntt_mgpu_plan *p, ntt_width w, dev_call *d)
         if (!d->a[l] || (two && (!d->b[l] || !d->c[l]))) return NTT_EINVAL;
     }
     d->p = p;
-    return mgpu_each(ctx, false, dev_gpu, d);
+    return mgpu_each(ctx, true, dev_gpu, d);
 }
 
 #define DEV_API(SUF, TY, W)                                                                   \

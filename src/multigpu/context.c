@@ -1,9 +1,7 @@
 /* Contexts over a list of devices: streams, NCCL communicators
-   (ncclCommInitAll), errors, the status agreement and the per-GPU
-   threads every call runs on. */
+   (ncclCommInitAll), errors and the status agreement. */
 #include "mgpu_internal.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,56 +12,21 @@ ntt_status mgpu_cuda(ntt_mgpu_ctx *ctx, cudaError_t e)
 {
     if (e == cudaSuccess) return NTT_OK;
     (void)cudaGetLastError(); /* a non-sticky error must not fail the next call */
-    if (ctx) ctx->last_error = (int)e;
+    /* The launching threads (workers.c) may fail at once: one of them wins. */
+    if (ctx) __atomic_store_n(&ctx->last_error, (int)e, __ATOMIC_RELAXED);
     return e == cudaErrorMemoryAllocation ? NTT_ENOMEM : NTT_EBACKEND;
 }
 
 ntt_status mgpu_nccl(ntt_mgpu_ctx *ctx, ncclResult_t r)
 {
     if (r == ncclSuccess) return NTT_OK;
-    if (ctx) ctx->last_error = NCCL_FLAG | (int)r;
+    if (ctx) __atomic_store_n(&ctx->last_error, NCCL_FLAG | (int)r, __ATOMIC_RELAXED);
     return NTT_EBACKEND;
 }
 
-int ntt_mgpu_last_error(const ntt_mgpu_ctx *ctx) { return ctx ? ctx->last_error : 0; }
-
-typedef struct {
-    ntt_mgpu_ctx *ctx;
-    int l;
-    mgpu_fn fn;
-    void *arg;
-    ntt_status st;
-} each_job;
-
-static void *each_thread(void *p)
+int ntt_mgpu_last_error(const ntt_mgpu_ctx *ctx)
 {
-    each_job *j = p;
-    j->st = mgpu_cuda(j->ctx, cudaSetDevice(j->ctx->dev[j->l]));
-    if (j->st == NTT_OK) j->st = j->fn(j->ctx, j->l, j->arg);
-    return NULL;
-}
-
-ntt_status mgpu_each(ntt_mgpu_ctx *ctx, bool threads, mgpu_fn fn, void *arg)
-{
-    each_job jobs[NTT_MGPU_MAX_LOCAL];
-    pthread_t tid[NTT_MGPU_MAX_LOCAL];
-    bool started[NTT_MGPU_MAX_LOCAL] = {false};
-    int dev0 = 0;
-    ntt_status st = mgpu_cuda(ctx, cudaGetDevice(&dev0));
-    if (st != NTT_OK) return st;
-    for (int l = 0; l < ctx->local; l++) {
-        jobs[l] = (each_job){ctx, l, fn, arg, NTT_OK};
-        if (threads && ctx->local > 1 && pthread_create(&tid[l], NULL, each_thread, &jobs[l]) == 0)
-            started[l] = true;
-        else
-            each_thread(&jobs[l]); /* in turn (also when no thread could start) */
-    }
-    for (int l = 0; l < ctx->local; l++) {
-        if (started[l]) pthread_join(tid[l], NULL);
-        if ((int)jobs[l].st > (int)st) st = jobs[l].st;
-    }
-    const ntt_status s2 = mgpu_cuda(ctx, cudaSetDevice(dev0));
-    return st != NTT_OK ? st : s2;
+    return ctx ? __atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED) : 0;
 }
 
 typedef struct {
@@ -142,6 +105,7 @@ static ntt_status gpu_fini(ntt_mgpu_ctx *ctx, int l, void *arg)
 
 void mgpu_ctx_fini(ntt_mgpu_ctx *ctx)
 {
+    mgpu_workers_free(ctx);
     if (ctx->local > 0) (void)mgpu_each(ctx, false, gpu_fini, NULL);
     (void)cudaGetLastError();
 }

@@ -3,7 +3,8 @@
    (ntt.h: the CUDA plans' device-pointer calls with item0); the four-step
    split comes from src/core/fourstep.h, shared with libntt_mpi.
 
-     context.c     contexts (device lists), errors, agreement, per-GPU threads
+     context.c     contexts (device lists), errors, agreement
+     workers.c     mgpu_each and the launching threads, one per local GPU
      mpi_context.c the same context over an MPI communicator
      partition.c   the batch ranges
      batch.c       batched plans and their device-pointer calls
@@ -27,7 +28,8 @@ struct ntt_mgpu_ctx {
     ncclComm_t comm[NTT_MGPU_MAX_LOCAL];
     uint64_t *dstatus[NTT_MGPU_MAX_LOCAL]; /* MGPU_AGREE_MAX words per GPU: the agreements' */
     int nccl_version;
-    int last_error;
+    int last_error; /* written and read atomically (several threads may fail) */
+    struct mgpu_workers *workers; /* workers.c; NULL until a threaded call */
     ntt_mgpu_stats stats;
 };
 
@@ -46,11 +48,16 @@ ntt_status mgpu_agree_max(ntt_mgpu_ctx *ctx, uint64_t *v, int count);
 ntt_status mgpu_agree(ntt_mgpu_ctx *ctx, ntt_status st);
 
 /* Runs fn(ctx, l, arg) for every local GPU l with l's device current:
-   in turn on the calling thread (threads false), or on one host thread
-   per GPU (threads true: work that keeps the CPU busy, the staging).  The
-   worst status wins; the caller's current device is kept. */
+   in turn on the calling thread (threads false: NCCL groups, which one
+   thread must issue, and setup), or at once, GPU 0 on the calling thread
+   and each other GPU on the context's thread for it (threads true: the
+   launches of the batches and the staging).  fn may then run
+   concurrently with itself for different l.  The worst status wins; the
+   caller's current device is kept. */
 typedef ntt_status (*mgpu_fn)(ntt_mgpu_ctx *ctx, int l, void *arg);
 ntt_status mgpu_each(ntt_mgpu_ctx *ctx, bool threads, mgpu_fn fn, void *arg);
+/* Joins the context's threads (mgpu_ctx_fini). */
+void mgpu_workers_free(ntt_mgpu_ctx *ctx);
 
 /* The local part of a context made by a multi-process constructor: device
    dev becomes global GPU `rank` of `nranks`, through ncclCommInitRank.
