@@ -480,6 +480,9 @@ NTT_API NTT_NODISCARD ntt_status ntt_coeffs_read(const char *path, uint64_t **c,
    A path that exists and is neither a regular file nor a directory (a
    device such as /dev/stdout, a FIFO) is written in place instead: it
    cannot be replaced atomically, and renaming over it would remove it.
+   A symbolic link stays a link: the file it names is the one replaced
+   (a dangling link is written through).  A replaced file keeps its
+   permission bits; a new one gets 0666 less the umask, as fopen gives.
    Errors: NTT_EINVAL, NTT_EIO, NTT_ENOMEM. */
 NTT_API NTT_NODISCARD ntt_status ntt_coeffs_write(const char *path, const uint64_t *c,
                                           size_t len, ntt_io_error *err);

@@ -916,6 +916,50 @@ static void io_coeffs_write_fifo(void)
     }
 }
 
+/* A link stays a link (the file it names is replaced), a dangling one is
+   written through, and a replaced file keeps its permission bits. */
+static void io_coeffs_write_symlink(void)
+{
+    char dir[700], file[760], link[760], dangling[760], missing[760];
+    snprintf(dir, sizeof dir, "%s/links", tmpdir);
+    if (mkdir(dir, 0700) != 0) {
+        CHECK(0, "mkdir(%s) failed", dir);
+        return;
+    }
+    snprintf(file, sizeof file, "%s/file.txt", dir);
+    snprintf(link, sizeof link, "%s/link.txt", dir);
+    snprintf(dangling, sizeof dangling, "%s/dangling.txt", dir);
+    snprintf(missing, sizeof missing, "%s/missing.txt", dir);
+    uint64_t old[2] = {11, 22}, v[3] = {1, 22, 333};
+    ntt_io_error err;
+    CHECK_STATUS(NTT_OK, ntt_coeffs_write(file, old, 2, &err), "ntt_coeffs_write (old content)");
+    CHECK(chmod(file, 0640) == 0, "chmod");
+    /* relative targets are resolved from the link's directory */
+    CHECK(symlink("file.txt", link) == 0 && symlink("missing.txt", dangling) == 0, "symlink");
+    CHECK_STATUS(NTT_OK, ntt_coeffs_write(link, v, 3, &err), "ntt_coeffs_write through a link");
+    struct stat sb;
+    CHECK(lstat(link, &sb) == 0 && S_ISLNK(sb.st_mode), "the link was replaced by a file");
+    CHECK(stat(file, &sb) == 0 && (sb.st_mode & 07777) == 0640, "mode %o, not 0640",
+          (unsigned)(sb.st_mode & 07777));
+    uint64_t *c = NULL;
+    size_t len = 0;
+    CHECK_STATUS(NTT_OK, ntt_coeffs_read(file, &c, &len, &err), "reading the linked file");
+    CHECK(len == 3 && c && c[0] == 1 && c[1] == 22 && c[2] == 333, "the linked file's content");
+    free(c);
+    CHECK_STATUS(NTT_OK, ntt_coeffs_write(dangling, v, 3, &err), "ntt_coeffs_write to a dangling link");
+    CHECK(lstat(dangling, &sb) == 0 && S_ISLNK(sb.st_mode), "the dangling link was replaced");
+    c = NULL;
+    CHECK_STATUS(NTT_OK, ntt_coeffs_read(missing, &c, &len, &err), "the file a dangling link names");
+    CHECK(len == 3 && c && c[2] == 333, "the dangling link's file content");
+    free(c);
+    CHECK_EQ(0, count_tmp_files(dir), "temporary files left in %s", dir);
+    unlink(link);
+    unlink(dangling);
+    unlink(missing);
+    unlink(file);
+    rmdir(dir);
+}
+
 static void io_coeffs_write_replaces_atomically(void)
 {
     char dir[700], path[760];
@@ -1001,7 +1045,7 @@ static const test_case cases[] = {
     T(io_valid_trailing_space_no_newline), T(io_valid_crlf), T(io_valid_tabs), T(io_n_zero), T(io_n_too_large),
     T(io_p_one), T(io_p_2p63), T(io_missing_file), T(io_coefficient_ge_p), T(io_negative), T(io_non_numeric),
     T(io_number_above_2p64), T(io_leading_zeros), T(io_truncated), T(io_trailing_garbage), T(io_empty_file), T(io_null_arguments),
-    T(io_coeffs_read_cases), T(io_coeffs_write_roundtrip), T(io_coeffs_write_missing_dir), T(io_coeffs_write_fifo),
+    T(io_coeffs_read_cases), T(io_coeffs_write_roundtrip), T(io_coeffs_write_missing_dir), T(io_coeffs_write_fifo), T(io_coeffs_write_symlink),
     T(io_coeffs_write_replaces_atomically),
 };
 

@@ -1,5 +1,7 @@
 /* The course file format: reading with exact error positions, atomic
    writing. */
+/* realpath is X/Open's (the build asks for POSIX 2008 only). */
+#define _XOPEN_SOURCE 700
 #include "internal.h"
 
 #include <errno.h>
@@ -308,15 +310,32 @@ ntt_status ntt_coeffs_write(const char *path, const uint64_t *c, size_t len, ntt
        renaming over it would destroy it (a device node, for root): it is
        written in place. */
     struct stat sb;
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
+    const bool exists = stat(path, &sb) == 0;
+    if (exists && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
         return write_in_place(path, c, len, err);
+    /* A symbolic link stays one: the file it names is replaced (beside
+       that file, so the rename stays atomic); a dangling link is written
+       through, which creates the file it names. */
+    struct stat lsb;
+    char *target = NULL;
+    if (lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode)) {
+        if (!exists) return write_in_place(path, c, len, err);
+        target = realpath(path, NULL);
+        if (!target) {
+            set_err(err, 0, 0, "cannot resolve the link: %s", strerror(errno));
+            return errno == ENOMEM ? NTT_ENOMEM : NTT_EIO;
+        }
+        path = target;
+    }
     /* A unique name beside the target, so that rename() is atomic; O_EXCL
-       keeps two writers apart, and the mode obeys the umask like fopen. */
+       keeps two writers apart.  The mode obeys the umask like fopen for a
+       new file and is the old file's when one is replaced. */
     static _Atomic unsigned counter;
     size_t pl = strlen(path);
     char *tmp = malloc(pl + 48);
     if (!tmp) {
         set_err(err, 0, 0, "out of memory");
+        free(target);
         return NTT_ENOMEM;
     }
     int fd = -1;
@@ -328,13 +347,20 @@ ntt_status ntt_coeffs_write(const char *path, const uint64_t *c, size_t len, ntt
     if (fd < 0) {
         set_err(err, 0, 0, "cannot create a temporary file beside it: %s", strerror(errno));
         free(tmp);
+        free(target);
         return NTT_EIO;
     }
     /* errno is saved where a step fails: later cleanup calls overwrite it. */
     int saved = 0;
-    FILE *f = fdopen(fd, "wb");
     ntt_status st = NTT_OK;
-    if (!f) {
+    if (exists && S_ISREG(sb.st_mode) && fchmod(fd, sb.st_mode & 07777) != 0) {
+        saved = errno;
+        st = NTT_EIO;
+    }
+    FILE *f = st == NTT_OK ? fdopen(fd, "wb") : NULL;
+    if (st != NTT_OK) {
+        close(fd);
+    } else if (!f) {
         saved = errno;
         close(fd);
         st = NTT_EIO;
@@ -360,5 +386,6 @@ ntt_status ntt_coeffs_write(const char *path, const uint64_t *c, size_t len, ntt
         unlink(tmp);
     }
     free(tmp);
+    free(target);
     return st;
 }
