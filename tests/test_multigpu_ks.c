@@ -10,7 +10,7 @@
    (label gpu; 77 with fewer than two) and, as test_multigpu_ks_emu, on
    the CPU stand-ins of CUDA and NCCL (tests/cuda_emu, tests/nccl_emu).
    NTT_TEST_MAX_LOG bounds N. */
-#include "ntt_multigpu.h"
+#include "mgpu_test.h"
 #include "test_common.h"
 
 #include <cuda_runtime_api.h>
@@ -20,15 +20,6 @@
 #define MAXG NTT_MGPU_MAX_LOCAL
 
 static unsigned max_log = 16;
-
-static ntt_mgpu_ctx *ctx_first(int g)
-{
-    int dev[MAXG];
-    for (int i = 0; i < g; i++) dev[i] = i;
-    ntt_mgpu_ctx *ctx = NULL;
-    CHECK_STATUS(NTT_OK, ntt_mgpu_create(&ctx, dev, g), "context of %d GPUs", g);
-    return ctx;
-}
 
 /* words on device dev (NULL for none). */
 static uint64_t *dalloc(int dev, size_t words)
@@ -537,27 +528,10 @@ static void run_config(ntt_mgpu_ctx *ctx, int G, const config *cf, bool bad)
 
 int main(void)
 {
-    setenv("NCCL_NVLS_ENABLE", "0", 1);
-    test_init("test_multigpu_ks");
-    const char *ml = getenv("NTT_TEST_MAX_LOG");
-    if (ml) max_log = (unsigned)atoi(ml);
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 2) {
-        printf("fewer than 2 GPUs: skipped\n");
-        return TEST_SKIP;
-    }
+    int ndev = 0, G = 0;
     ntt_mgpu_ctx *all = NULL;
-    const ntt_status s = ntt_mgpu_create(&all, NULL, 0);
-    if (s == NTT_EUNSUPPORTED) {
-        printf("no multi-GPU support (NCCL): skipped\n");
-        return TEST_SKIP;
-    }
-    CHECK_STATUS(NTT_OK, s, "context of every GPU");
-    if (!all) return test_finish();
-    ntt_mgpu_info info;
-    CHECK_STATUS(NTT_OK, ntt_mgpu_get_info(all, &info), "info");
-    const int G = info.gpus;
-    printf("%d GPUs, NCCL %d\n", G, info.nccl_version);
+    const int rc = mgpu_test_start("test_multigpu_ks", &max_log, &ndev, &all, &G);
+    if (rc >= 0) return rc;
     check_bad_create(all, 64);
 
     const unsigned big = max_log < 10 ? max_log : 10;
@@ -570,12 +544,12 @@ int main(void)
         {5, 6, 5, 6, true},  {5, 8, 3, 1, true},    {big, 12, 5, 3, true}, {5, 45, 15, 3, true},
     };
     /* One GPU (no collectives), 2, 3 (uneven splits) and all. */
-    int sizes[4] = {1, 2, 3, G}, nsizes = 0;
-    for (int i = 0; i < 4; i++)
-        if (sizes[i] <= G && (nsizes == 0 || sizes[i] != sizes[nsizes - 1])) sizes[nsizes++] = sizes[i];
+    const int want[4] = {1, 2, 3, G};
+    int sizes[4];
+    const int nsizes = mgpu_test_sizes(want, 4, G, sizes);
     for (int si = 0; si < nsizes; si++) {
         const int g = sizes[si];
-        ntt_mgpu_ctx *ctx = g == G ? all : ctx_first(g);
+        ntt_mgpu_ctx *ctx = g == G ? all : mgpu_test_ctx_first(g);
         if (!ctx) continue;
         for (size_t c = 0; c < sizeof cfs / sizeof cfs[0]; c++) run_config(ctx, g, &cfs[c], c == 1);
         /* On GPUs, the benchmark's shape: N = 2^16, L+1 = 45, K = 15,
