@@ -38,13 +38,16 @@ if has test; then
   # test_multigpu_ks: the key switch (N up to 2^10, and the benchmark's
   # shape at 2^16 when KS_MAX_LOG >= 16).
   for t in test_multigpu test_multigpu_ks; do
-    case $t in test_multigpu) ml=${MAX_LOG:-22} log=test ;; *) ml=${KS_MAX_LOG:-16} log=test_ks ;; esac
+    case $t in
+      test_multigpu) ml=${MAX_LOG:-22} log=test to=150 ;;
+      *) ml=${KS_MAX_LOG:-16} log=test_ks to=${KS_TIMEOUT:-240} ;;
+    esac
     step "$t on GPUs 0,1"
-    CUDA_VISIBLE_DEVICES=0,1 NTT_TEST_MAX_LOG=$ml timeout 150 "$B/$t" > "$OUT/${log}_2gpu.log" 2>&1
+    CUDA_VISIBLE_DEVICES=0,1 NTT_TEST_MAX_LOG=$ml timeout "$to" "$B/$t" > "$OUT/${log}_2gpu.log" 2>&1
     echo "exit $?"; tail -3 "$OUT/${log}_2gpu.log"
     if [ "$ndev" -gt 2 ]; then
       step "$t on all $ndev GPUs"
-      NTT_TEST_MAX_LOG=$ml timeout 150 "$B/$t" > "$OUT/${log}_all.log" 2>&1
+      NTT_TEST_MAX_LOG=$ml timeout "$to" "$B/$t" > "$OUT/${log}_all.log" 2>&1
       echo "exit $?"; tail -3 "$OUT/${log}_all.log"
     fi
   done
@@ -61,9 +64,14 @@ if has memcheck; then
   step "compute-sanitizer memcheck, GPUs 0,1"
   # API errors are the library's to report (and the tests check statuses):
   # kernel memory accesses only.
+  # The key switch's test launches many small kernels (every level of
+  # each shape): a longer limit.
   for t in test_multigpu test_multigpu_ks; do
-    log=memcheck$([ "$t" = test_multigpu_ks ] && echo _ks).log
-    CUDA_VISIBLE_DEVICES=0,1 NTT_TEST_MAX_LOG=${SAN_MAX_LOG:-8} timeout "${SAN_TIMEOUT:-150}" \
+    case $t in
+      test_multigpu) log=memcheck.log to=${SAN_TIMEOUT:-150} ;;
+      *) log=memcheck_ks.log to=${SAN_TIMEOUT_KS:-400} ;;
+    esac
+    CUDA_VISIBLE_DEVICES=0,1 NTT_TEST_MAX_LOG=${SAN_MAX_LOG:-8} timeout "$to" \
       compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
       "$B/$t" > "$OUT/$log" 2>&1
     echo "$t: exit $?"; tail -4 "$OUT/$log"
