@@ -5,7 +5,13 @@
      product  u64 products of 2^16 x 2^16 coefficients, a batch of 64
               different primes (one per item), n = 2^17;
      large    the four-step transform across GPUs (one exchange per
-              transform), sizes --large, against one GPU's plain CUDA plan.
+              transform), sizes --large, against one GPU's plain CUDA plan;
+     keyswitch the hybrid key switch with the RNS limbs partitioned
+              (ntt_mgpu_keyswitch, device pointers), N = 2^--log-n, L+1,
+              K, dnum of --ks (45, 15, 3), at level L, against one GPU's
+              ntt_rns_cuda_keyswitch (row ks-1, itself checked against the
+              CPU's ntt_rns_keyswitch); per GPU count also each stage's
+              gather (bytes received by the busiest GPU, event time).
    Every row's results are compared with one GPU's (bit for bit); the
    one-GPU rows of limbs and product against the CPU backend.  Per row: the
    median time of --reps calls (each call and its synchronisation, the host
@@ -30,6 +36,7 @@ typedef struct {
     int reps;
     size_t limbs, log_n;
     int large[8], nlarge;
+    int ks[3]; /* L+1, K, dnum; ks[0] == 0: no key switch rows */
     const char *json;
 } opts;
 
@@ -70,6 +77,10 @@ typedef struct {
     uint64_t coll_bytes;
     double speedup, efficiency;
     int verified; /* 1 bit-identical, 0 differs */
+    /* keyswitch rows: each gather's bytes (the GPU receiving most) and
+       event time, the compute stream's event span */
+    uint64_t up_bytes, down_bytes;
+    double up_s, down_s, event_s;
 } row;
 
 static row rows[64];
@@ -77,7 +88,7 @@ static int nrows;
 
 static void print_row(const row *r)
 {
-    printf("%-8s %4d %9zu %6zu %12.3f %12.3f %12.3f %12.3f %14llu %8.2f %8.2f  %s\n", r->section,
+    printf("%-9s %4d %9zu %6zu %12.3f %12.3f %12.3f %12.3f %14llu %8.2f %8.2f  %s\n", r->section,
            r->gpus, r->n, r->items, 1e3 * r->median_s, 1e3 * r->pipelined_s, 1e3 * r->compute_s,
            1e3 * r->coll_s,
            (unsigned long long)r->coll_bytes, r->speedup, r->efficiency,
@@ -192,7 +203,8 @@ static int batch_row(const opts *o, ntt_mgpu_ctx *ctx, int G, int op, uint64_t *
         out = NULL;
     }
     row *w = &rows[nrows++];
-    *w = (row){op == 0 ? "limbs" : "product", G, n, count, median(t, reps), 0, 0, pipelined, 0, 0, 0, ok};
+    *w = (row){op == 0 ? "limbs" : "product", G, n, count, median(t, reps), 0, 0, pipelined, 0, 0, 0, ok,
+               0, 0, 0, 0, 0};
     w->compute_s = w->median_s;
     w->speedup = base > 0 ? base / w->median_s : 1.0;
     w->efficiency = w->speedup / G;
@@ -239,7 +251,7 @@ static int large_row(ntt_mgpu_ctx *ctx, int G, int lg, const opts *o, uint64_t *
         cudaFree(d);
         ntt_plan_destroy(one);
         row *w = &rows[nrows++];
-        *w = (row){"large-1", 1, n, 1, median(t, reps), 0, 0, 0, 0, 1, 1, 1};
+        *w = (row){"large-1", 1, n, 1, median(t, reps), 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0};
         w->compute_s = w->median_s;
         *base = w->median_s;
         print_row(w);
@@ -281,7 +293,7 @@ static int large_row(ntt_mgpu_ctx *ctx, int G, int lg, const opts *o, uint64_t *
     if (ntt_mgpu_large_gather_u64(pl, 1, d, got) != NTT_OK) return -1;
     row *w = &rows[nrows++];
     *w = (row){"large", G, n, 1, median(t, reps), median(co, reps), median(ex, reps), 0, bytes, 0, 0,
-               memcmp(*ref, got, n * 8) == 0};
+               memcmp(*ref, got, n * 8) == 0, 0, 0, 0, 0, 0};
     w->speedup = *base / w->median_s;
     w->efficiency = w->speedup / G;
     print_row(w);
@@ -292,14 +304,173 @@ static int large_row(ntt_mgpu_ctx *ctx, int G, int lg, const opts *o, uint64_t *
     return w->verified ? 0 : 1;
 }
 
+/* Device buffers for a one-GPU key switch. */
+typedef struct {
+    uint64_t *in, *key, *out;
+} ks_one_bufs;
+
+/* The key switch at level L on G GPUs; G == 1 first times one GPU's plain
+   ntt_rns_cuda_keyswitch (row ks-1: the baseline *base, its result *ref,
+   checked against the CPU). */
+static int ks_row(const opts *o, ntt_mgpu_ctx *ctx, int G, uint64_t **ref, double *base)
+{
+    const size_t n = (size_t)1 << o->log_n, nq = (size_t)o->ks[0], np = (size_t)o->ks[1];
+    const size_t dnum = (size_t)o->ks[2], nl = nq + np, l = nq - 1, q = nq, kl = 2 * dnum * nl;
+    uint64_t pr[256];
+    for (size_t k = 0; k < nl; k++)
+        if (ntt_find_prime(60, (unsigned)o->log_n + 1, (unsigned)k, &pr[k]) != NTT_OK) return -1;
+    ntt_rns_params par = {n, pr, nq, pr + nq, np, dnum, NTT_BACKEND_CUDA, 0};
+    uint64_t *in = malloc(q * n * 8), *key = malloc(kl * n * 8), *got = malloc(2 * q * n * 8);
+    if (!in || !key || !got) return -1;
+    rng_state = 4242;
+    for (size_t i = 0; i < q * n; i++) in[i] = rnd() % pr[i / n];
+    for (size_t i = 0; i < kl * n; i++) key[i] = rnd() % pr[(i / n) % nl];
+    double t[MAXR];
+    const int reps = o->reps;
+    if (G == 1) {
+        ntt_rns *one = NULL;
+        ks_one_bufs d = {0};
+        (void)cudaSetDevice(0);
+        if (ntt_rns_create(&one, &par) != NTT_OK || cudaMalloc((void **)&d.in, q * n * 8) ||
+            cudaMalloc((void **)&d.key, kl * n * 8) || cudaMalloc((void **)&d.out, 2 * q * n * 8))
+            return -1;
+        (void)cudaMemcpy(d.in, in, q * n * 8, cudaMemcpyHostToDevice);
+        (void)cudaMemcpy(d.key, key, kl * n * 8, cudaMemcpyHostToDevice);
+        ntt_status st = NTT_OK;
+        for (int r = -2; r < reps && st == NTT_OK; r++) {
+            const double t0 = now();
+            st = ntt_rns_cuda_keyswitch(one, n, l, d.in, q, d.key, kl, d.out, d.out + q * n, q, NULL);
+            if (cudaDeviceSynchronize() != cudaSuccess) st = NTT_EBACKEND;
+            if (r >= 0) t[r] = now() - t0;
+        }
+        const double tp = now();
+        for (int r = 0; r < reps && st == NTT_OK; r++)
+            st = ntt_rns_cuda_keyswitch(one, n, l, d.in, q, d.key, kl, d.out, d.out + q * n, q, NULL);
+        if (cudaDeviceSynchronize() != cudaSuccess) st = NTT_EBACKEND;
+        if (st != NTT_OK) {
+            fprintf(stderr, "ntt-bench multigpu: one-GPU key switch: %s\n", ntt_status_string(st));
+            return -1;
+        }
+        const double pipelined = (now() - tp) / reps;
+        *ref = malloc(2 * q * n * 8);
+        if (!*ref) return -1;
+        (void)cudaMemcpy(*ref, d.out, 2 * q * n * 8, cudaMemcpyDeviceToHost);
+        cudaFree(d.in);
+        cudaFree(d.key);
+        cudaFree(d.out);
+        ntt_rns_destroy(one);
+        /* The CPU's words. */
+        ntt_rns *cpu = NULL;
+        par.backend = NTT_BACKEND_AUTO;
+        int ok = ntt_rns_create(&cpu, &par) == NTT_OK &&
+                 ntt_rns_keyswitch(cpu, n, l, in, q, key, kl, got, got + q * n, q) == NTT_OK &&
+                 memcmp(got, *ref, 2 * q * n * 8) == 0;
+        ntt_rns_destroy(cpu);
+        par.backend = NTT_BACKEND_CUDA;
+        row *w = &rows[nrows++];
+        *w = (row){"ks-1", 1, n, q, median(t, reps), 0, 0, pipelined, 0, 1, 1, ok, 0, 0, 0, 0, 0};
+        w->compute_s = w->median_s;
+        *base = w->median_s;
+        print_row(w);
+        if (!ok) return 1;
+    }
+    ntt_mgpu_ks *ks = NULL;
+    ntt_status st = ntt_mgpu_ks_create(&ks, ctx, &par);
+    if (st != NTT_OK) {
+        fprintf(stderr, "ntt-bench multigpu: key switch on %d GPUs: %s\n", G, ntt_status_string(st));
+        return -1;
+    }
+    /* Each GPU's shares (ntt_multigpu.h's layout). */
+    uint64_t *din[NTT_MGPU_MAX_LOCAL] = {0}, *dkey[NTT_MGPU_MAX_LOCAL] = {0};
+    uint64_t *d0[NTT_MGPU_MAX_LOCAL] = {0}, *d1[NTT_MGPU_MAX_LOCAL] = {0};
+    ntt_mgpu_ks_share sh[NTT_MGPU_MAX_LOCAL];
+    for (int g = 0; g < G; g++) {
+        if (ntt_mgpu_ks_share_of(ks, g, l, &sh[g]) != NTT_OK) return -1;
+        const size_t qc = sh[g].q_count, rows_k = qc + sh[g].p_count;
+        (void)cudaSetDevice(g);
+        if (cudaMalloc((void **)&din[g], (qc + 1) * n * 8) ||
+            cudaMalloc((void **)&dkey[g], (sh[g].key_limbs + 1) * n * 8) ||
+            cudaMalloc((void **)&d0[g], (2 * qc + 1) * n * 8))
+            return -1;
+        d1[g] = d0[g] + qc * n;
+        (void)cudaMemcpy(din[g], in + sh[g].q_first * n, qc * n * 8, cudaMemcpyHostToDevice);
+        for (size_t poly = 0; poly < 2 * dnum; poly++) {
+            (void)cudaMemcpy(dkey[g] + poly * rows_k * n, key + (poly * nl + sh[g].q_first) * n,
+                             qc * n * 8, cudaMemcpyHostToDevice);
+            (void)cudaMemcpy(dkey[g] + (poly * rows_k + qc) * n,
+                             key + (poly * nl + nq + sh[g].p_first) * n, sh[g].p_count * n * 8,
+                             cudaMemcpyHostToDevice);
+        }
+    }
+    const uint64_t *const *ci = (const uint64_t *const *)din, *const *ck = (const uint64_t *const *)dkey;
+    double ev[MAXR], co[MAXR], up_t[MAXR], dn_t[MAXR];
+    ntt_mgpu_ks_stats s0, s1;
+    for (int r = -2; r < reps && st == NTT_OK; r++) {
+        st = ntt_mgpu_ks_stats_get(ks, &s0);
+        const double t0 = now();
+        if (st == NTT_OK) st = ntt_mgpu_keyswitch(ks, n, l, ci, q, ck, kl, d0, d1, q);
+        if (st == NTT_OK) st = ntt_mgpu_sync(ctx);
+        const double t1 = now();
+        if (st == NTT_OK) st = ntt_mgpu_ks_stats_get(ks, &s1);
+        if (r >= 0) {
+            t[r] = t1 - t0;
+            ev[r] = s1.total_s;
+            co[r] = s1.compute_s;
+            up_t[r] = s1.modup_gather_s;
+            dn_t[r] = s1.moddown_gather_s;
+        }
+    }
+    uint64_t ub = 0, db = 0;
+    for (int g = 0; g < G && st == NTT_OK; g++) {
+        if (s1.modup_bytes[g] - s0.modup_bytes[g] > ub) ub = s1.modup_bytes[g] - s0.modup_bytes[g];
+        if (s1.moddown_bytes[g] - s0.moddown_bytes[g] > db) db = s1.moddown_bytes[g] - s0.moddown_bytes[g];
+    }
+    const double tp = now();
+    for (int r = 0; r < reps && st == NTT_OK; r++) st = ntt_mgpu_keyswitch(ks, n, l, ci, q, ck, kl, d0, d1, q);
+    if (st == NTT_OK) st = ntt_mgpu_sync(ctx);
+    const double pipelined = (now() - tp) / reps;
+    if (st != NTT_OK) {
+        fprintf(stderr, "ntt-bench multigpu: key switch on %d GPUs: %s (error %d)\n", G,
+                ntt_status_string(st), ntt_mgpu_last_error(ctx));
+        return -1;
+    }
+    for (int g = 0; g < G; g++) {
+        (void)cudaSetDevice(g);
+        (void)cudaMemcpy(got + sh[g].q_first * n, d0[g], sh[g].q_count * n * 8, cudaMemcpyDeviceToHost);
+        (void)cudaMemcpy(got + (q + sh[g].q_first) * n, d1[g], sh[g].q_count * n * 8,
+                         cudaMemcpyDeviceToHost);
+        cudaFree(din[g]);
+        cudaFree(dkey[g]);
+        cudaFree(d0[g]);
+    }
+    ntt_mgpu_ks_destroy(ks);
+    row *w = &rows[nrows++];
+    *w = (row){"keyswitch", G, n, q, median(t, reps), median(co, reps), 0, pipelined, ub + db, 0, 0,
+               memcmp(*ref, got, 2 * q * n * 8) == 0, ub, db, median(up_t, reps),
+               median(dn_t, reps), median(ev, reps)};
+    w->coll_s = w->up_s + w->down_s;
+    w->speedup = *base / w->median_s;
+    w->efficiency = w->speedup / G;
+    print_row(w);
+    printf("          gathers: modUp %.2f MiB %.3f ms, modDown %.2f MiB %.3f ms; events: span %.3f ms, "
+           "compute %.3f ms\n",
+           (double)ub / (1 << 20), 1e3 * w->up_s, (double)db / (1 << 20), 1e3 * w->down_s,
+           1e3 * w->event_s, 1e3 * w->compute_s);
+    free(in);
+    free(key);
+    free(got);
+    return w->verified ? 0 : 1;
+}
+
 static int parse(int argc, char **argv, opts *o)
 {
-    *o = (opts){.reps = 11, .limbs = 120, .log_n = 16, .large = {20, 24}, .nlarge = 2};
+    *o = (opts){.reps = 11, .limbs = 120, .log_n = 16, .large = {20, 24}, .nlarge = 2,
+                .ks = {45, 15, 3}};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (cli_is_help(a)) {
             printf("usage: ntt-bench multigpu [--reps R] [--limbs L] [--log-n LOG] "
-                   "[--large L1,L2,..] [--quick] [--json FILE]\n");
+                   "[--large L1,L2,..] [--ks L+1,K,DNUM | --ks 0] [--quick] [--json FILE]\n");
             return 0;
         } else if (!strcmp(a, "--quick")) {
             o->reps = 5;
@@ -321,6 +492,14 @@ static int parse(int argc, char **argv, opts *o)
                 if (*s == ',') s++;
                 else if (*s) return 2;
             }
+        } else if (v && !strcmp(a, "--ks")) {
+            char *e = argv[++i];
+            for (int k = 0; k < 3; k++) {
+                o->ks[k] = (int)strtol(e, &e, 10);
+                if (k == 0 && o->ks[0] == 0 && !*e) break;
+                if (*e == ',' && k < 2) e++;
+                else if (*e || k < 2) return 2;
+            }
         } else if (v && !strcmp(a, "--json")) {
             o->json = v;
             i++;
@@ -334,6 +513,9 @@ static int parse(int argc, char **argv, opts *o)
         return 2;
     for (int k = 0; k < o->nlarge; k++)
         if (o->large[k] < 2 || o->large[k] > 30) return 2;
+    if (o->ks[0] && (o->ks[0] < 1 || o->ks[1] < 1 || o->ks[0] + o->ks[1] > NTT_RNS_MAX_LIMBS ||
+                     o->ks[2] < 1 || o->ks[2] > o->ks[0]))
+        return 2;
     return -1;
 }
 
@@ -348,11 +530,11 @@ int bench_multigpu(int argc, char **argv)
         fprintf(stderr, "ntt-bench multigpu: no GPU\n");
         return 8;
     }
-    printf("%-8s %4s %9s %6s %12s %12s %12s %12s %14s %8s %8s\n", "row", "gpus", "n", "items",
+    printf("%-9s %4s %9s %6s %12s %12s %12s %12s %14s %8s %8s\n", "row", "gpus", "n", "items",
            "median_ms", "pipelined_ms", "compute_ms", "collect_ms", "collect_bytes", "speedup",
            "effic");
-    uint64_t *ref[2 + 8] = {0};
-    double base[2 + 8] = {0};
+    uint64_t *ref[2 + 8 + 1] = {0};
+    double base[2 + 8 + 1] = {0};
     int bad = 0;
     const int counts[3] = {1, 2, 4};
     for (int ci = 0; ci < 3 && counts[ci] <= ndev; ci++) {
@@ -376,6 +558,11 @@ int bench_multigpu(int argc, char **argv)
             if (r < 0) return 8;
             bad |= r;
         }
+        if (o.ks[0]) {
+            const int r = ks_row(&o, ctx, G, &ref[10], &base[10]);
+            if (r < 0) return 8;
+            bad |= r;
+        }
         ntt_mgpu_destroy(ctx);
     }
     if (o.json) {
@@ -386,28 +573,33 @@ int bench_multigpu(int argc, char **argv)
         }
         fprintf(f, "{\n  \"bench\": \"multigpu\",\n  \"gpus_present\": %d,\n  \"reps\": %d,\n  \"rows\": [\n",
                 ndev, o.reps);
-        /* Each batch row's one-GPU pipelined time, for its speedup. */
+        /* Each row's one-GPU pipelined time, for its speedup (the key
+           switch's: one GPU's plain call). */
         double pbase[64] = {0};
-        for (int i = 0; i < nrows; i++)
+        for (int i = 0; i < nrows; i++) {
+            const char *b = strcmp(rows[i].section, "keyswitch") ? rows[i].section : "ks-1";
             for (int j = 0; j < nrows; j++)
-                if (rows[j].gpus == 1 && !strcmp(rows[j].section, rows[i].section))
-                    pbase[i] = rows[j].pipelined_s;
+                if (rows[j].gpus == 1 && !strcmp(rows[j].section, b)) pbase[i] = rows[j].pipelined_s;
+        }
         for (int i = 0; i < nrows; i++) {
             const row *r = &rows[i];
             fprintf(f, "    {\"section\": \"%s\", \"gpus\": %d, \"n\": %zu, \"items\": %zu, "
                        "\"median_s\": %.9g, \"pipelined_s\": %.9g, \"pipelined_speedup\": %.4f, "
                        "\"compute_s\": %.9g, \"collective_s\": %.9g, "
                        "\"collective_bytes\": %llu, \"speedup\": %.4f, \"efficiency\": %.4f, "
-                       "\"verified\": %s}%s\n",
+                       "\"modup_gather_bytes\": %llu, \"modup_gather_s\": %.9g, "
+                       "\"moddown_gather_bytes\": %llu, \"moddown_gather_s\": %.9g, "
+                       "\"event_span_s\": %.9g, \"verified\": %s}%s\n",
                     r->section, r->gpus, r->n, r->items, r->median_s, r->pipelined_s,
                     r->pipelined_s > 0 && pbase[i] > 0 ? pbase[i] / r->pipelined_s : 0.0,
                     r->compute_s, r->coll_s,
                     (unsigned long long)r->coll_bytes, r->speedup, r->efficiency,
-                    r->verified ? "true" : "false", i + 1 < nrows ? "," : "");
+                    (unsigned long long)r->up_bytes, r->up_s, (unsigned long long)r->down_bytes,
+                    r->down_s, r->event_s, r->verified ? "true" : "false", i + 1 < nrows ? "," : "");
         }
         fputs("  ]\n}\n", f);
         fclose(f);
     }
-    for (int k = 0; k < 10; k++) free(ref[k]);
+    for (int k = 0; k < 11; k++) free(ref[k]);
     return bad ? 1 : 0;
 }

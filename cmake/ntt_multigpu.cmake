@@ -13,6 +13,9 @@ set(NTT_MULTIGPU_SOURCES
   src/multigpu/staging.c
   src/multigpu/large_plan.c
   src/multigpu/large_exec.c
+  src/multigpu/ks_plan.c
+  src/multigpu/ks_exec.c
+  src/multigpu/ks_host.c
   src/multigpu/transpose.cu)
 option(NTT_ENABLE_MULTIGPU "Build libntt_multigpu when CUDA and NCCL are found" ON)
 set(NTT_HAVE_MULTIGPU OFF)
@@ -38,7 +41,8 @@ target_include_directories(ntt_multigpu_objects PUBLIC
   $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>)
 # NCCL's header has old-style declarations: a system header for the warnings.
 target_include_directories(ntt_multigpu_objects SYSTEM PUBLIC ${NCCL_INCLUDE_DIR})
-target_include_directories(ntt_multigpu_objects PRIVATE src/core src/multigpu)
+# src/rns: the key switch's window pieces of the CUDA RNS stages (rns_cuda.h).
+target_include_directories(ntt_multigpu_objects PRIVATE src/core src/multigpu src/rns)
 target_link_libraries(ntt_multigpu_objects PUBLIC CUDA::cudart Threads::Threads)
 target_compile_options(ntt_multigpu_objects PRIVATE ${NTT_WARN}
   $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings>

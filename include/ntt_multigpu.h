@@ -12,7 +12,7 @@
  * stream (ntt_mgpu_stream).  All the calls below are the same code for both
  * kinds of context.
  *
- * Two kinds of work:
+ * Three kinds of work:
  *  - Batches (ntt_mgpu_plan): `count` independent items (a batch, or the
  *    limbs of an RNS polynomial: item i uses modulus i % moduli) split into
  *    contiguous ranges, one per GPU: GPU g holds items
@@ -23,6 +23,9 @@
  *  - One large transform (ntt_mgpu_large): the four-step split of
  *    include/ntt_mpi.h, with one exchange (grouped ncclSend/ncclRecv, an
  *    all-to-all) per transform.
+ *  - The hybrid key switch of ntt_rns.h with the RNS limbs partitioned
+ *    (ntt_mgpu_ks): each GPU owns a share of the limbs of Q and of P; the
+ *    digits and the P parts are gathered with grouped ncclBroadcast.
  *
  * Conventions (as ntt.h unless said otherwise):
  *  - Every function returns an ntt_status (NTT_OK is 0); nothing prints,
@@ -43,6 +46,7 @@
 #define NTT_MULTIGPU_H
 
 #include "ntt.h"
+#include "ntt_rns.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -264,6 +268,147 @@ NTT_API NTT_NODISCARD ntt_status ntt_mgpu_large_scatter_u32(ntt_mgpu_large *plan
 NTT_API NTT_NODISCARD ntt_status ntt_mgpu_large_gather_u32(ntt_mgpu_large *plan, int spectrum,
                                                            uint32_t *const *d_local,
                                                            uint32_t *host);
+
+/* ------------------------------------------------------------------------ */
+/* The hybrid key switch with the RNS limbs partitioned across GPUs           */
+/* ------------------------------------------------------------------------ */
+/*
+ * ntt_rns_cuda_keyswitch (ntt_rns.h: limbs, forms, digits, the key's layout)
+ * with every polynomial split by limbs over the context's G GPUs, bit for
+ * bit its words.
+ *
+ * Ownership, by the batches' range rule (ntt_mgpu_range_of): GPU g owns
+ * the Q limbs q_i, i in [floor((L+1) g / G), floor((L+1) (g+1) / G)), and
+ * the P limbs p_k, k in [floor(K g / G), floor(K (g+1) / G)), whatever the
+ * level, so a limb never moves between key switches (a GPU past L+1 or K
+ * owns none of them; at a level l below L the GPUs whose Q limbs are all
+ * above l own no Q limb of Q_l and only do their P limbs' share).
+ * ntt_mgpu_ks_share tells each GPU's limbs.
+ *
+ * Shares (device memory of the GPU, limb-major, N words a limb, as ntt_rns.h):
+ *  - input, out0, out1 at level l: the GPU's limbs of Q_l, `q_level` limbs,
+ *    evaluation form;
+ *  - key: 2 dnum polynomials (digit j, component c: polynomial 2j + c, as
+ *    ntt_rns.h's key), each of the GPU's q_count Q limbs (all of Q_L) then its
+ *    p_count P limbs: limb k of polynomial 2j + c at
+ *    key + ((2j + c) (q_count + p_count) + k) N.  A key switch at level l
+ *    reads digits j < beta(l), and of each polynomial the first q_level
+ *    limbs and the P limbs.
+ *
+ * What each GPU does, at level l (beta(l) digits):
+ *  1. its input limbs to coefficient form (one batched INTT);
+ *  2. digit by digit, the digit's limbs (coefficient form) gathered onto
+ *     every GPU: one ncclBroadcast from each GPU owning some of them, all
+ *     in one NCCL group, on a second stream of the GPU, so that the gather
+ *     of digit j+1 runs while digit j converts (CUDA events order them);
+ *  3. each digit converted (FastBConv) to the GPU's limbs of Q_l and P
+ *     outside it, and those rows transformed;
+ *  4. the inner product with its key limbs (local), giving its limbs of
+ *     both sums;
+ *  5. modDown: its P limbs of both sums to coefficient form, gathered onto
+ *     every GPU (two ncclBroadcast per GPU owning P limbs, one NCCL group);
+ *     each GPU converts P to its Q limbs, transforms, subtracts and scales
+ *     by P^-1.
+ * Traffic: GPU g receives (l+1 - q_level(g) + 2 (K - p_count(g))) N 8 bytes
+ * per key switch; none with one GPU (no NCCL call is made then).
+ *
+ * Memory on each GPU: a CUDA ntt_rns context over every prime (its plans,
+ * constants and scratch: see ntt_rns_create), and (L+1 + dnum (q_count +
+ * p_count) + 2K) N words for the gathered digits, the conversions and the
+ * gathered P parts; the host-pointer form adds its shares (below).
+ */
+typedef struct ntt_mgpu_ks ntt_mgpu_ks;
+
+/* A key-switch object on every GPU of ctx for the RNS parameters params
+   (ntt_rns.h; backend NTT_BACKEND_CUDA or NTT_BACKEND_AUTO, which both mean
+   the GPUs here, and threads 0 or 1): one CUDA ntt_rns context per local
+   GPU, a second stream, events and the buffers above.  In a multi-process
+   context the call is collective and its status agreed; every process must
+   pass the same N, primes and dnum (NTT_EINVAL on every process otherwise).
+   *ks is NULL on failure.
+   Errors: NTT_EINVAL (ks, ctx or params NULL; K == 0; another backend;
+   threads > 1; and those of ntt_rns_create), NTT_EMODULUS (the primes, as
+   ntt_rns_create), NTT_EUNSUPPORTED, NTT_ENOMEM, NTT_EBACKEND. */
+NTT_API NTT_NODISCARD ntt_status ntt_mgpu_ks_create(ntt_mgpu_ks **ks, ntt_mgpu_ctx *ctx,
+                                                    const ntt_rns_params *params);
+/* Waits for the object's work, then frees it.  NULL is ignored. */
+NTT_API void ntt_mgpu_ks_destroy(ntt_mgpu_ks *ks);
+
+typedef struct ntt_mgpu_ks_share {
+    size_t q_first, q_count; /* Q limbs q_{q_first} .. of Q_L */
+    size_t q_level;          /* of them, those of Q_l: the input and output shares' limbs */
+    size_t p_first, p_count; /* P limbs p_{p_first} .. */
+    size_t key_limbs;        /* 2 dnum (q_count + p_count) */
+} ntt_mgpu_ks_share;
+/* Global GPU g's limbs at level `level`.  Errors: NTT_EINVAL (NULL
+   pointers, g outside [0, gpus), level > L). */
+NTT_API NTT_NODISCARD ntt_status ntt_mgpu_ks_share_of(const ntt_mgpu_ks *ks, int g, size_t level,
+                                                      ntt_mgpu_ks_share *share);
+
+/*
+ * The key switch at level `level`, device pointers: d_in[l], d_key[l],
+ * d_out0[l], d_out1[l] are local GPU l's shares (above).  The limb counts
+ * are those of the WHOLE polynomials, as ntt_rns_cuda_keyswitch: in_limbs
+ * = out_limbs = level+1, key_limbs = 2 dnum (L+1+K); n must be N.  The work
+ * is enqueued on the GPUs' streams (ntt_mgpu_stream) and the object's
+ * second streams, and the call returns; ntt_mgpu_sync waits for all of it
+ * (each GPU's last work is on its context stream).  Calls on one object run
+ * one after the other on the devices.  Inputs are not range-checked (words
+ * >= their prime give unspecified values, as ntt_rns_cuda_*).
+ * Aliasing: on each GPU out0 and out1 may not overlap each other, the input
+ * or the key share.  A GPU whose shares are empty at this level (q_level
+ * == 0; and for the key, q_level + p_count == 0) may pass NULL for them.
+ * Every argument is checked before anything is enqueued; in a
+ * multi-process context their status is agreed, and a later CUDA or NCCL
+ * failure while enqueuing is the failing process's own (it still posts
+ * its part of the collectives, so no process waits for ever).
+ * Errors: NTT_EINVAL (ks or an array NULL, n != N, level > L, limb counts,
+ * a NULL share where the GPU has limbs, overlaps), NTT_EBACKEND.
+ */
+NTT_API NTT_NODISCARD ntt_status ntt_mgpu_keyswitch(ntt_mgpu_ks *ks, size_t n, size_t level,
+                                                    const uint64_t *const *d_in, size_t in_limbs,
+                                                    const uint64_t *const *d_key,
+                                                    size_t key_limbs, uint64_t *const *d_out0,
+                                                    uint64_t *const *d_out1, size_t out_limbs);
+
+/*
+ * The same on host pointers holding WHOLE polynomials in ntt_rns.h's
+ * layout (in and out0, out1 on Q_l, key as ntt_rns_keyswitch's); the
+ * library splits them into the shares and merges the results; the process
+ * reads and writes its GPUs' limbs only.  in is checked (NTT_ERANGE,
+ * nothing written, agreed across processes), the key is not; the call
+ * returns when the results are written.  out0, out1 may not overlap in,
+ * key or each other.  The first call allocates the shares on each GPU
+ * ((3 q_count + 2 dnum (q_count + p_count)) N words), kept until
+ * ntt_mgpu_ks_destroy; every call copies the key limbs it reads.
+ * Errors: those of ntt_mgpu_keyswitch, NTT_ERANGE, NTT_ENOMEM.
+ */
+NTT_API NTT_NODISCARD ntt_status ntt_mgpu_keyswitch_host(ntt_mgpu_ks *ks, size_t n, size_t level,
+                                                         const uint64_t *in, size_t in_limbs,
+                                                         const uint64_t *key, size_t key_limbs,
+                                                         uint64_t *out0, uint64_t *out1,
+                                                         size_t out_limbs);
+
+/* Counters of the key switches since the object was made (or reset); the
+   times are the LAST key switch's, from CUDA events (ntt_mgpu_ks_stats_get
+   waits for it), each the slowest local GPU's.  Arrays are per local GPU. */
+typedef struct ntt_mgpu_ks_stats {
+    uint64_t calls;         /* key switches enqueued */
+    uint64_t collectives;   /* ncclBroadcast operations (each once, not once per GPU) */
+    uint64_t groups;        /* NCCL groups: one per digit, one per modDown */
+    uint64_t modup_bytes[NTT_MGPU_MAX_LOCAL];   /* received in the digits' gathers */
+    uint64_t moddown_bytes[NTT_MGPU_MAX_LOCAL]; /* received in modDown's gather */
+    uint64_t sent_bytes[NTT_MGPU_MAX_LOCAL];    /* the GPU's limbs delivered to the
+                                                   others: rows broadcast x (G - 1) */
+    double total_s;          /* the compute stream's span, start to end */
+    double compute_s;        /* its kernels and copies: the span less its waits */
+    double modup_gather_s;   /* first digit gather's start to the last one's end */
+    double moddown_gather_s; /* modDown's gather */
+} ntt_mgpu_ks_stats;
+/* Errors: NTT_EINVAL (NULL), NTT_EBACKEND (the last key switch failed on
+   the device). */
+NTT_API NTT_NODISCARD ntt_status ntt_mgpu_ks_stats_get(ntt_mgpu_ks *ks, ntt_mgpu_ks_stats *s);
+NTT_API void ntt_mgpu_ks_stats_reset(ntt_mgpu_ks *ks);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,7 @@
    or without NCCL) and, as test_multigpu_emu, on the CPU stand-ins of
    CUDA and NCCL with NTT_EMU_DEVICES devices (tests/cuda_emu,
    tests/nccl_emu).  NTT_TEST_MAX_LOG bounds the sizes. */
-#include "ntt_multigpu.h"
+#include "mgpu_test.h"
 #include "test_common.h"
 
 #include <cuda_runtime_api.h>
@@ -12,16 +12,6 @@
 #include <string.h>
 
 static unsigned max_log = 14;
-
-/* A context over the first g devices. */
-static ntt_mgpu_ctx *ctx_first(int g)
-{
-    int dev[NTT_MGPU_MAX_LOCAL];
-    for (int i = 0; i < g; i++) dev[i] = i;
-    ntt_mgpu_ctx *ctx = NULL;
-    CHECK_STATUS(NTT_OK, ntt_mgpu_create(&ctx, dev, g), "context of %d GPUs", g);
-    return ctx;
-}
 
 /* nmod distinct primes below 2^bits with 2^log | p - 1. */
 static void primes(uint64_t *q, size_t nmod, unsigned bits, unsigned log)
@@ -377,38 +367,20 @@ static void ctx_bad(int ndev)
 
 int main(void)
 {
-    /* NVLink multicast stays off, before NCCL starts. */
-    setenv("NCCL_NVLS_ENABLE", "0", 1);
-    test_init("test_multigpu");
-    const char *ml = getenv("NTT_TEST_MAX_LOG");
-    if (ml) max_log = (unsigned)atoi(ml);
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 2) {
-        printf("fewer than 2 GPUs: skipped\n");
-        return TEST_SKIP;
-    }
+    int ndev = 0, G = 0;
     ntt_mgpu_ctx *all = NULL;
-    const ntt_status s = ntt_mgpu_create(&all, NULL, 0);
-    if (s == NTT_EUNSUPPORTED) {
-        printf("no multi-GPU support (NCCL): skipped\n");
-        return TEST_SKIP;
-    }
-    CHECK_STATUS(NTT_OK, s, "context of every GPU");
-    if (!all) return test_finish();
-    ntt_mgpu_info info;
-    CHECK_STATUS(NTT_OK, ntt_mgpu_get_info(all, &info), "info");
-    const int G = info.gpus;
-    printf("%d GPUs, NCCL %d\n", G, info.nccl_version);
+    const int rc = mgpu_test_start("test_multigpu", &max_log, &ndev, &all, &G);
+    if (rc >= 0) return rc;
     CHECK_EQ(ndev < NTT_MGPU_MAX_LOCAL ? ndev : NTT_MGPU_MAX_LOCAL, G, "every device");
     ctx_bad(ndev);
 
     /* Contexts of 2, 3 (uneven splits) and all GPUs. */
-    int sizes[3] = {2, 3, G}, nsizes = 0;
-    for (int i = 0; i < 3; i++)
-        if (sizes[i] <= G && (nsizes == 0 || sizes[i] != sizes[nsizes - 1])) sizes[nsizes++] = sizes[i];
+    const int want[3] = {2, 3, G};
+    int sizes[3];
+    const int nsizes = mgpu_test_sizes(want, 3, G, sizes);
     for (int si = 0; si < nsizes; si++) {
         const int g = sizes[si];
-        ntt_mgpu_ctx *ctx = g == G ? all : ctx_first(g);
+        ntt_mgpu_ctx *ctx = g == G ? all : mgpu_test_ctx_first(g);
         if (!ctx) continue;
         /* The ranges cover the batch in order. */
         for (size_t total = 0; total < 11; total++) {

@@ -2,8 +2,8 @@
    process, the same calls as in one process.  Run under mpirun with 2 or
    more ranks on a machine with as many GPUs (label gpu; exit 77 with one
    rank, or without GPUs or NCCL).  Each rank checks its own shares against
-   its GPU's single-GPU plan; every rank computes the same inputs from the
-   same seed. */
+   its GPU's single-GPU plan (the key switch: against the CPU's); every
+   rank computes the same inputs from the same seed. */
 #include "ntt_multigpu_mpi.h"
 #include "test_common.h"
 
@@ -51,6 +51,57 @@ static void large(ntt_mgpu_ctx *ctx, size_t n, unsigned flags)
     free(got);
     ntt_plan_destroy(one);
     ntt_mgpu_large_destroy(pl);
+}
+
+/* The key switch with limbs partitioned, host pointers: every rank passes
+   the same whole polynomials, checks its own limbs against the CPU's key
+   switch; mismatched parameters and one rank's out-of-range input are
+   every rank's status. */
+static void keyswitch(ntt_mgpu_ctx *ctx)
+{
+    const size_t n = 1024, nq = 7, np = 3, dnum = 3, nl = nq + np, kl = 2 * dnum * nl;
+    uint64_t pr[10];
+    for (unsigned k = 0; k < nl; k++) CHECK_STATUS(NTT_OK, ntt_find_prime(61, 11, k, &pr[k]), "prime");
+    ntt_rns_params par = {n, pr, nq, pr + nq, np, dnum, NTT_BACKEND_AUTO, 0};
+    ntt_rns *cpu = NULL;
+    ntt_mgpu_ks *ks = NULL;
+    CHECK_STATUS(NTT_OK, ntt_rns_create(&cpu, &par), "CPU context");
+    ntt_rns_params other = par;
+    other.dnum = rank == 0 ? 2 : dnum;
+    CHECK_STATUS(NTT_EINVAL, ntt_mgpu_ks_create(&ks, ctx, &other), "mismatched dnum");
+    CHECK(ks == NULL, "no key switch");
+    CHECK_STATUS(NTT_OK, ntt_mgpu_ks_create(&ks, ctx, &par), "key switch");
+    if (cpu && ks) {
+        uint64_t *in = xmalloc(nq * n * 8), *key = xmalloc(kl * n * 8);
+        uint64_t *ref = xmalloc(2 * nq * n * 8), *got = xmalloc(2 * nq * n * 8);
+        for (size_t i = 0; i < nq * n; i++) in[i] = (i * 2654435761u) % pr[i / n];
+        for (size_t i = 0; i < kl * n; i++) key[i] = (i * 0x9e3779b97f4a7c15u) % pr[(i / n) % nl];
+        for (size_t l = 0; l < nq; l++) {
+            const size_t q = l + 1;
+            CHECK_STATUS(NTT_OK, ntt_rns_keyswitch(cpu, n, l, in, q, key, kl, ref, ref + q * n, q), "CPU");
+            memset(got, 0, 2 * q * n * 8);
+            CHECK_STATUS(NTT_OK, ntt_mgpu_keyswitch_host(ks, n, l, in, q, key, kl, got, got + q * n, q),
+                         "key switch l=%zu", l);
+            ntt_mgpu_ks_share sh;
+            CHECK_STATUS(NTT_OK, ntt_mgpu_ks_share_of(ks, rank, l, &sh), "share");
+            for (int z = 0; z < 2; z++)
+                CHECK_ARR64(ref + (z * q + sh.q_first) * n, got + (z * q + sh.q_first) * n,
+                            sh.q_level * n, "rank %d's limbs of out%d, l=%zu", rank, z, l);
+        }
+        /* Rank 1's input (a limb it owns) out of range: every rank is told. */
+        ntt_mgpu_ks_share sh;
+        CHECK_STATUS(NTT_OK, ntt_mgpu_ks_share_of(ks, 1, nq - 1, &sh), "share");
+        if (rank == 1 && sh.q_level) in[sh.q_first * n] = pr[sh.q_first];
+        CHECK_STATUS(sh.q_level ? NTT_ERANGE : NTT_OK,
+                     ntt_mgpu_keyswitch_host(ks, n, nq - 1, in, nq, key, kl, got, got + nq * n, nq),
+                     "one rank's input out of range");
+        free(in);
+        free(key);
+        free(ref);
+        free(got);
+    }
+    ntt_mgpu_ks_destroy(ks);
+    ntt_rns_destroy(cpu);
 }
 
 int main(int argc, char **argv)
@@ -115,6 +166,7 @@ int main(int argc, char **argv)
         }
         ntt_plan_destroy(one);
         ntt_mgpu_plan_destroy(mp);
+        keyswitch(ctx);
         ntt_mgpu_destroy(ctx);
     }
     const int rc = test_finish();

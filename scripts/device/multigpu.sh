@@ -5,9 +5,12 @@
 #   env.txt               GPUs, topology (NVLink), NCCL and MPI found
 #   test_2gpu.log         tests/test_multigpu on GPUs 0,1
 #   test_all.log          ... on every GPU
+#   test_ks_2gpu.log      tests/test_multigpu_ks (the key switch) on GPUs 0,1
+#   test_ks_all.log       ... on every GPU
 #   test_mpi_2.log        tests/test_multigpu_mpi, 2 ranks (one GPU each)
 #   test_mpi_all.log      ... one rank per GPU
 #   memcheck.log          compute-sanitizer memcheck, GPUs 0,1, small sizes
+#   memcheck_ks.log       ... of tests/test_multigpu_ks
 #   bench.txt, multigpu.json   ntt-bench multigpu (1, 2, 4 GPUs)
 # Stages may be named on the command line (env test mpi memcheck bench);
 # none: all of them.  NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
@@ -31,15 +34,23 @@ if has env; then
   head -12 "$OUT/env.txt"
 fi
 if has test; then
-  step "test_multigpu on GPUs 0,1"
-  CUDA_VISIBLE_DEVICES=0,1 NTT_TEST_MAX_LOG=${MAX_LOG:-22} timeout 150 "$B/test_multigpu" \
-    > "$OUT/test_2gpu.log" 2>&1
-  echo "exit $?"; tail -3 "$OUT/test_2gpu.log"
-  if [ "$ndev" -gt 2 ]; then
-    step "test_multigpu on all $ndev GPUs"
-    NTT_TEST_MAX_LOG=${MAX_LOG:-22} timeout 150 "$B/test_multigpu" > "$OUT/test_all.log" 2>&1
-    echo "exit $?"; tail -3 "$OUT/test_all.log"
-  fi
+  # test_multigpu: batches and the four-step (sizes up to 2^MAX_LOG);
+  # test_multigpu_ks: the key switch (N up to 2^10, and the benchmark's
+  # shape at 2^16 when KS_MAX_LOG >= 16).
+  for t in test_multigpu test_multigpu_ks; do
+    case $t in
+      test_multigpu) ml=${MAX_LOG:-22} log=test to=150 ;;
+      *) ml=${KS_MAX_LOG:-16} log=test_ks to=${KS_TIMEOUT:-240} ;;
+    esac
+    step "$t on GPUs 0,1"
+    CUDA_VISIBLE_DEVICES=0,1 NTT_TEST_MAX_LOG=$ml timeout "$to" "$B/$t" > "$OUT/${log}_2gpu.log" 2>&1
+    echo "exit $?"; tail -3 "$OUT/${log}_2gpu.log"
+    if [ "$ndev" -gt 2 ]; then
+      step "$t on all $ndev GPUs"
+      NTT_TEST_MAX_LOG=$ml timeout "$to" "$B/$t" > "$OUT/${log}_all.log" 2>&1
+      echo "exit $?"; tail -3 "$OUT/${log}_all.log"
+    fi
+  done
 fi
 if has mpi; then
   for np in 2 $([ "$ndev" -gt 2 ] && echo "$ndev"); do
@@ -53,10 +64,18 @@ if has memcheck; then
   step "compute-sanitizer memcheck, GPUs 0,1"
   # API errors are the library's to report (and the tests check statuses):
   # kernel memory accesses only.
-  CUDA_VISIBLE_DEVICES=0,1 NTT_TEST_MAX_LOG=${SAN_MAX_LOG:-8} timeout "${SAN_TIMEOUT:-150}" \
-    compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
-    "$B/test_multigpu" > "$OUT/memcheck.log" 2>&1
-  echo "exit $?"; tail -4 "$OUT/memcheck.log"
+  # The key switch's test launches many small kernels (every level of
+  # each shape): a longer limit.
+  for t in test_multigpu test_multigpu_ks; do
+    case $t in
+      test_multigpu) log=memcheck.log to=${SAN_TIMEOUT:-150} ;;
+      *) log=memcheck_ks.log to=${SAN_TIMEOUT_KS:-400} ;;
+    esac
+    CUDA_VISIBLE_DEVICES=0,1 NTT_TEST_MAX_LOG=${SAN_MAX_LOG:-8} timeout "$to" \
+      compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 99 \
+      "$B/$t" > "$OUT/$log" 2>&1
+    echo "$t: exit $?"; tail -4 "$OUT/$log"
+  done
 fi
 if has bench; then
   step "ntt-bench multigpu"

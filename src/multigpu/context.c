@@ -29,6 +29,15 @@ int ntt_mgpu_last_error(const ntt_mgpu_ctx *ctx)
     return ctx ? __atomic_load_n(&ctx->last_error, __ATOMIC_RELAXED) : 0;
 }
 
+ntt_status mgpu_group(ntt_mgpu_ctx *ctx, mgpu_fn fn, void *arg)
+{
+    ntt_status st = mgpu_nccl(ctx, ncclGroupStart());
+    if (st != NTT_OK) return st;
+    st = mgpu_each(ctx, false, fn, arg);
+    const ntt_status s2 = mgpu_nccl(ctx, ncclGroupEnd());
+    return st != NTT_OK ? st : s2;
+}
+
 typedef struct {
     uint64_t *v;
     int count;
@@ -62,12 +71,7 @@ ntt_status mgpu_agree_max(ntt_mgpu_ctx *ctx, uint64_t *v, int count)
     if (ctx->processes <= 1) return NTT_OK;
     if (count < 1 || count > MGPU_AGREE_MAX) return NTT_EINVAL;
     agree_arg a = {v, count};
-    ntt_status s = mgpu_nccl(ctx, ncclGroupStart());
-    if (s == NTT_OK) {
-        s = mgpu_each(ctx, false, agree_post, &a);
-        const ntt_status s2 = mgpu_nccl(ctx, ncclGroupEnd());
-        if (s == NTT_OK) s = s2;
-    }
+    ntt_status s = mgpu_group(ctx, agree_post, &a);
     if (s == NTT_OK) s = mgpu_each(ctx, false, agree_read, &a);
     ctx->stats.agreements++;
     return s;

@@ -161,12 +161,8 @@ static ntt_status run(ntt_mgpu_large *pl, ntt_width w, void *const *in, void *co
     /* Other processes exchange whatever happened here: join them (the
        data is not used then), or they would wait for ever. */
     if (st == NTT_OK || ctx->processes > 1) {
-        st = mgpu_nccl(ctx, ncclGroupStart());
-        if (st == NTT_OK) {
-            st = mgpu_each(ctx, false, exchange, &call);
-            const ntt_status s2 = mgpu_nccl(ctx, ncclGroupEnd());
-            if (st == NTT_OK) st = s2;
-        }
+        const ntt_status s2 = mgpu_group(ctx, exchange, &call);
+        if (st == NTT_OK) st = s2;
         ctx->stats.exchanges++;
     }
     if (st == NTT_OK) st = mgpu_each(ctx, false, phase2, &call);

@@ -1,7 +1,8 @@
 /* libntt_multigpu's shared state and the helpers its files share.  Not
-   installed.  The library reaches libntt through its public API only
-   (ntt.h: the CUDA plans' device-pointer calls with item0); the four-step
-   split comes from src/core/fourstep.h, shared with libntt_mpi.
+   installed.  The library reaches libntt through its public API (ntt.h:
+   the CUDA plans' device-pointer calls with item0; ntt_rns.h) and, for the
+   key switch, the window pieces of src/rns/rns_cuda.h; the four-step split
+   comes from src/core/fourstep.h, shared with libntt_mpi.
 
      context.c     contexts (device lists), errors, agreement
      workers.c     mgpu_each and the launching threads, one per local GPU
@@ -11,7 +12,13 @@
      staging.c     the batched plans' host-pointer calls
      large_plan.c  the four-step plan: layout, twiddle tables, buffers
      large_exec.c  the four-step transforms and the exchange
-     transpose.cu  the one kernel of its own: a tiled transpose */
+     transpose.cu  the one kernel of its own: a tiled transpose
+     ks_plan.c     the key switch with limbs partitioned: ownership,
+                   per-GPU RNS contexts, buffers, events, counters
+     ks_exec.c     ... its device-pointer call: stages and gathers
+     ks_host.c     ... its host-pointer call: split, check, merge
+   The key switch also reaches the CUDA RNS stages' window pieces
+   (src/rns/rns_cuda.h, exported by libntt for this library only). */
 #ifndef NTT_MGPU_INTERNAL_H
 #define NTT_MGPU_INTERNAL_H
 
@@ -58,6 +65,9 @@ typedef ntt_status (*mgpu_fn)(ntt_mgpu_ctx *ctx, int l, void *arg);
 ntt_status mgpu_each(ntt_mgpu_ctx *ctx, bool threads, mgpu_fn fn, void *arg);
 /* Joins the context's threads (mgpu_ctx_fini). */
 void mgpu_workers_free(ntt_mgpu_ctx *ctx);
+/* mgpu_each in turn inside one NCCL group (ncclGroupStart .. End): the
+   collectives fn posts for every local GPU run together. */
+ntt_status mgpu_group(ntt_mgpu_ctx *ctx, mgpu_fn fn, void *arg);
 
 /* The local part of a context made by a multi-process constructor: device
    dev becomes global GPU `rank` of `nranks`, through ncclCommInitRank.
@@ -112,5 +122,50 @@ struct ntt_mgpu_large {
 /* The rows and the columns of global GPU g. */
 static inline size_t mgpu_rows(const ntt_mgpu_large *pl, int g) { return pl->row0[g + 1] - pl->row0[g]; }
 static inline size_t mgpu_cols(const ntt_mgpu_large *pl, int g) { return pl->col0[g + 1] - pl->col0[g]; }
+
+/* ---- the key switch (ks_plan.c, ks_exec.c, ks_host.c) ---- */
+/* Events of one GPU: on the compute stream the start, the input's INTT
+   done, the inner product (and the P rows' INTT) done, modDown's gather
+   waited for, the end; on the gathers' stream modDown's gather done; then
+   per digit j its gather done (KS_EV_DIG + j), its conversion started
+   (+ dnum) and done (+ 2 dnum). */
+enum { KS_EV_START, KS_EV_INTT, KS_EV_INNER, KS_EV_DOWN, KS_EV_END, KS_EV_PG, KS_EV_DIG };
+static inline size_t ks_events(size_t dnum) { return KS_EV_DIG + 3 * dnum; }
+
+struct ntt_mgpu_ks {
+    ntt_mgpu_ctx *ctx;
+    size_t n, nq, np, dnum, alpha;
+    const uint64_t *primes;             /* rns[0]'s: Q then P */
+    size_t *q0, *p0;                    /* gpus + 1 each: GPU g owns Q limbs [q0[g], q0[g+1])
+                                           and P limbs [p0[g], p0[g+1]) */
+    ntt_rns *rns[NTT_MGPU_MAX_LOCAL];   /* CUDA contexts, one per local GPU */
+    cudaStream_t gather[NTT_MGPU_MAX_LOCAL]; /* the gathers' stream */
+    uint64_t *coef[NTT_MGPU_MAX_LOCAL]; /* L+1 rows: Q_l in coefficient form, gathered */
+    uint64_t *ext[NTT_MGPU_MAX_LOCAL];  /* dnum (q_count + p_count) rows: the conversions */
+    uint64_t *pp[NTT_MGPU_MAX_LOCAL];   /* 2K rows: both sums' P rows, coefficient form */
+    cudaEvent_t *ev[NTT_MGPU_MAX_LOCAL]; /* ks_events(dnum) */
+    /* The host-pointer call's shares, made by its first call: in, key,
+       out0, out1 of q_count, key_limbs, q_count, q_count rows. */
+    uint64_t *hbuf[NTT_MGPU_MAX_LOCAL][4];
+    bool timed;       /* the last call's events are all recorded and unread */
+    size_t last_beta; /* its digits */
+    ntt_mgpu_ks_stats stats;
+};
+/* The Q and P limbs of global GPU g. */
+static inline size_t ks_qcount(const ntt_mgpu_ks *ks, int g) { return ks->q0[g + 1] - ks->q0[g]; }
+static inline size_t ks_pcount(const ntt_mgpu_ks *ks, int g) { return ks->p0[g + 1] - ks->p0[g]; }
+/* Of GPU g's Q limbs, those of Q_l. */
+static inline size_t ks_qlevel(const ntt_mgpu_ks *ks, int g, size_t l)
+{
+    const size_t end = ks->q0[g + 1] < l + 1 ? ks->q0[g + 1] : l + 1;
+    return end > ks->q0[g] ? end - ks->q0[g] : 0;
+}
+/* ks_exec.c: the device-pointer call after its checks. */
+ntt_status mgpu_ks_run(ntt_mgpu_ks *ks, size_t l, const uint64_t *const *in,
+                       const uint64_t *const *key, uint64_t *const *out0, uint64_t *const *out1);
+/* ks_exec.c: the checks of a call's arguments shared by both forms, NTT_OK
+   or NTT_EINVAL. */
+ntt_status mgpu_ks_args(const ntt_mgpu_ks *ks, size_t n, size_t level, size_t in_limbs,
+                        size_t key_limbs, size_t out_limbs);
 
 #endif /* NTT_MGPU_INTERNAL_H */

@@ -59,23 +59,27 @@ cudaError_t conv(const rns_cuda *d, size_t n, const uint64_t *x, size_t xpoly, c
 // d->gen: inv, invq at gen, w at gen + 2 nlimb, t rows of s.
 cudaError_t gen_consts(const rns_cuda *d, size_t nlimb, const ConvLists &L, size_t s, size_t t,
                        cudaStream_t st);
-// Inner product of the key switch at level l (e = l+1+K rows, beta digits):
-// row r of digit j is own + r n when own and row r belongs to digit j (r <
-// q, r / alpha == j), else ext + (j e + r) n; the key's layout is
-// ntt_rns.h's.  Row r of the sums goes to a0/a1 + r n for r < q, to p0/p1 +
-// (r - q) n after.
+// Inner product of the key switch at level l over a window of the rows of
+// an extended polynomial (ntt_rns_win, rns_cuda.h): local row r < qn is Q
+// row q0 + r, row r >= qn is P row p0 + (r - qn), rows = qn + pn.  Digit
+// j's term of local row r is own + r n when own is set and r is a Q row of
+// digit j ((q0 + r) / alpha == j), else ext + (j rows + r) n.  The key's
+// row of component c of digit j is key + ((2j + c) krows + kr) n, kr = r
+// for a Q row and kq + (r - qn) for a P row (one GPU: ntt_rns.h's layout,
+// krows = nlimb and kq = nq).  The sums' Q rows go to a0/a1 + r n, their
+// P rows to p0/p1 + (r - qn) n.
 struct InnerArgs {
     const uint64_t *ext, *own, *key;
     uint64_t *a0, *a1, *p0, *p1;
-    size_t l, q, e, beta, alpha, nq, nlimb;
+    size_t q0, qn, pfirst, rows, beta, alpha, nq, krows, kq;
 };
 cudaError_t inner(const rns_cuda *d, size_t n, const InnerArgs &a, bool fused, cudaStream_t st);
-// out = (x - t) w mod p_i row by row (row i: limb i, constants w[i]), rows
-// rows, npoly polynomials (x, t, out xpoly, tpoly, opoly words apart); out
-// may be x; unfused: t is overwritten.
+// out = (x - t) w mod p_i row by row (row i: limb limb0 + i, constants
+// w[i]), rows rows, npoly polynomials (x, t, out xpoly, tpoly, opoly words
+// apart); out may be x; unfused: t is overwritten.
 cudaError_t subc(const rns_cuda *d, size_t n, const uint64_t *x, size_t xpoly, uint64_t *t,
                  size_t tpoly, uint64_t *out, size_t opoly, const uint64_t *w, const uint64_t *wq,
-                 size_t rows, unsigned npoly, bool fused, cudaStream_t st);
+                 size_t limb0, size_t rows, unsigned npoly, bool fused, cudaStream_t st);
 // t row i = [x]_{p_i} for i < rows.
 cudaError_t bcast_reduce(const rns_cuda *d, size_t n, const uint64_t *x, uint64_t *t, size_t rows,
                          cudaStream_t st);

@@ -200,29 +200,49 @@ __global__ void k_gen_consts(const rns_prime *pm, ConvLists L, unsigned s, unsig
     invq[i] = shoup_pre(r, m.p);
 }
 
+// Local row r of an inner product's window (InnerArgs): its limb, its row
+// in each key polynomial and its rows of the two sums.
+struct InnerRow {
+    size_t limb, kr;
+    uint64_t *o0, *o1;
+};
+
+__device__ __forceinline__ InnerRow inner_row(const InnerArgs &a, size_t r, size_t n)
+{
+    if (r < a.qn) return {a.q0 + r, r, a.a0 + r * n, a.a1 + r * n};
+    const size_t m = r - a.qn;
+    return {a.nq + a.pfirst + m, a.kq + m, a.p0 + m * n, a.p1 + m * n};
+}
+
+// Digit j's row of local row r: the input's own row (the digit's Q rows),
+// else the conversion's.
+__device__ __forceinline__ const uint64_t *inner_term(const InnerArgs &a, const InnerRow &w,
+                                                      size_t r, size_t j, size_t n)
+{
+    const bool own = a.own && r < a.qn && w.limb / a.alpha == j;
+    return own ? a.own + r * n : a.ext + (j * a.rows + r) * n;
+}
+
 // Fused inner product: one thread per coefficient and row, every digit's
 // term summed at once (each term read once, the sums written once).
 __global__ void k_inner(const rns_prime *pm, size_t n, InnerArgs a)
 {
     const size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y;
     if (k >= n) return;
-    const size_t limb = r <= a.l ? r : a.nq + (r - a.l - 1);
-    const rns_prime m = pm[limb];
+    const InnerRow w = inner_row(a, r, n);
+    const rns_prime m = pm[w.limb];
     ntt_u128 s0 = 0, s1 = 0;
     for (size_t j = 0; j < a.beta; j++) {
         if (j && j % RNS_CHUNK == 0) {
             s0 = rns_reduce128(s0, &m);
             s1 = rns_reduce128(s1, &m);
         }
-        const bool own = a.own && r < a.q && r / a.alpha == j;
-        const uint64_t v = own ? a.own[r * n + k] : a.ext[(j * a.e + r) * n + k];
-        s0 += rns_term(v, a.key[((2 * j) * a.nlimb + limb) * n + k]);
-        s1 += rns_term(v, a.key[((2 * j + 1) * a.nlimb + limb) * n + k]);
+        const uint64_t v = inner_term(a, w, r, j, n)[k];
+        s0 += rns_term(v, a.key[((2 * j) * a.krows + w.kr) * n + k]);
+        s1 += rns_term(v, a.key[((2 * j + 1) * a.krows + w.kr) * n + k]);
     }
-    uint64_t *o0 = r < a.q ? a.a0 + r * n : a.p0 + (r - a.q) * n;
-    uint64_t *o1 = r < a.q ? a.a1 + r * n : a.p1 + (r - a.q) * n;
-    o0[k] = rns_reduce128(s0, &m);
-    o1[k] = rns_reduce128(s1, &m);
+    w.o0[k] = rns_reduce128(s0, &m);
+    w.o1[k] = rns_reduce128(s1, &m);
 }
 
 // Unfused inner product: digit j's terms added to the sums (j == 0: set).
@@ -230,15 +250,12 @@ __global__ void k_inner_mac(const rns_prime *pm, size_t n, InnerArgs a, size_t j
 {
     const size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y;
     if (k >= n) return;
-    const size_t limb = r <= a.l ? r : a.nq + (r - a.l - 1);
-    const rns_prime m = pm[limb];
-    const bool own = a.own && r < a.q && r / a.alpha == j;
-    const uint64_t v = own ? a.own[r * n + k] : a.ext[(j * a.e + r) * n + k];
-    uint64_t *o0 = r < a.q ? a.a0 + r * n : a.p0 + (r - a.q) * n;
-    uint64_t *o1 = r < a.q ? a.a1 + r * n : a.p1 + (r - a.q) * n;
-    const uint64_t c0 = j ? o0[k] : 0, c1 = j ? o1[k] : 0;
-    o0[k] = rns_reduce128(rns_term(v, a.key[((2 * j) * a.nlimb + limb) * n + k]) + c0, &m);
-    o1[k] = rns_reduce128(rns_term(v, a.key[((2 * j + 1) * a.nlimb + limb) * n + k]) + c1, &m);
+    const InnerRow w = inner_row(a, r, n);
+    const rns_prime m = pm[w.limb];
+    const uint64_t v = inner_term(a, w, r, j, n)[k];
+    const uint64_t c0 = j ? w.o0[k] : 0, c1 = j ? w.o1[k] : 0;
+    w.o0[k] = rns_reduce128(rns_term(v, a.key[((2 * j) * a.krows + w.kr) * n + k]) + c0, &m);
+    w.o1[k] = rns_reduce128(rns_term(v, a.key[((2 * j + 1) * a.krows + w.kr) * n + k]) + c1, &m);
 }
 
 __global__ void k_subc(const rns_prime *pm, size_t n, const uint64_t *x, size_t xpoly,
@@ -322,25 +339,26 @@ cudaError_t gen_consts(const rns_cuda *d, size_t nlimb, const ConvLists &L, size
 cudaError_t inner(const rns_cuda *d, size_t n, const InnerArgs &a, bool fused, cudaStream_t st)
 {
     if (fused) {
-        NTT_LAUNCH_THREADS(k_inner, grid(n, kBlock, a.e, 1), kBlock, 0, st, d->pm, n, a);
+        NTT_LAUNCH_THREADS(k_inner, grid(n, kBlock, a.rows, 1), kBlock, 0, st, d->pm, n, a);
     } else {
         for (size_t j = 0; j < a.beta; j++)
-            NTT_LAUNCH_THREADS(k_inner_mac, grid(n, kBlock, a.e, 1), kBlock, 0, st, d->pm, n, a, j);
+            NTT_LAUNCH_THREADS(k_inner_mac, grid(n, kBlock, a.rows, 1), kBlock, 0, st, d->pm, n, a, j);
     }
     return cudaGetLastError();
 }
 
 cudaError_t subc(const rns_cuda *d, size_t n, const uint64_t *x, size_t xpoly, uint64_t *t,
                  size_t tpoly, uint64_t *out, size_t opoly, const uint64_t *w, const uint64_t *wq,
-                 size_t rows, unsigned npoly, bool fused, cudaStream_t st)
+                 size_t limb0, size_t rows, unsigned npoly, bool fused, cudaStream_t st)
 {
     const dim3 g = grid(n, kBlock, rows, npoly);
+    const rns_prime *pm = d->pm + limb0;
     if (fused) {
-        NTT_LAUNCH_THREADS(k_subc, g, kBlock, 0, st, d->pm, n, x, xpoly, (const uint64_t *)t, tpoly,
+        NTT_LAUNCH_THREADS(k_subc, g, kBlock, 0, st, pm, n, x, xpoly, (const uint64_t *)t, tpoly,
                            out, opoly, w, wq);
     } else {
-        NTT_LAUNCH_THREADS(k_sub, g, kBlock, 0, st, d->pm, n, x, xpoly, t, tpoly);
-        NTT_LAUNCH_THREADS(k_mulw, g, kBlock, 0, st, d->pm, n, (const uint64_t *)t, tpoly, out,
+        NTT_LAUNCH_THREADS(k_sub, g, kBlock, 0, st, pm, n, x, xpoly, t, tpoly);
+        NTT_LAUNCH_THREADS(k_mulw, g, kBlock, 0, st, pm, n, (const uint64_t *)t, tpoly, out,
                            opoly, w, wq);
     }
     return cudaGetLastError();

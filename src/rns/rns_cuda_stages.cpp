@@ -43,18 +43,18 @@ ntt_status rows_ntt(ntt_rns *c, ntt_plan *plan, uint64_t *d, size_t count, size_
     return s;
 }
 
-// Rows [a, b) of an extended polynomial at level l (limb qp_limb(l, k) for
-// row k): at most two runs of consecutive limbs.
-ntt_status ext_ntt(ntt_rns *c, size_t l, uint64_t *d, size_t a, size_t b, cudaStream_t st,
-                   bool inv)
+// The rows of window w (ntt_rns_win, rns_cuda.h) of d, but its Q limbs in
+// [skip0, skip1): at most three runs of consecutive limbs.
+ntt_status win_ntt(ntt_rns *c, const ntt_rns_win &w, uint64_t *d, size_t skip0, size_t skip1,
+                   cudaStream_t st, bool inv)
 {
-    const size_t q = l + 1, n = c->n;
-    if (a < q) TRY(rows_ntt(c, c->dev->plan, d + a * n, (b < q ? b : q) - a, a, st, inv));
-    if (b > q) {
-        const size_t a2 = a > q ? a : q;
-        TRY(rows_ntt(c, c->dev->plan, d + a2 * n, b - a2, c->nq + (a2 - q), st, inv));
-    }
-    return NTT_OK;
+    const size_t n = c->n, qe = w.q0 + w.qn;
+    const size_t a = skip0 < w.q0 ? w.q0 : skip0 > qe ? qe : skip0;
+    const size_t b = skip1 < a ? a : skip1 > qe ? qe : skip1;
+    ntt_plan *plan = c->dev->plan;
+    TRY(rows_ntt(c, plan, d, a - w.q0, w.q0, st, inv));
+    TRY(rows_ntt(c, plan, d + (b - w.q0) * n, qe - b, b, st, inv));
+    return rows_ntt(c, plan, d + w.qn * n, w.pn, c->nq + w.p0, st, inv);
 }
 
 cudaError_t copy(void *dst, const void *src, size_t words, cudaStream_t st)
@@ -62,50 +62,58 @@ cudaError_t copy(void *dst, const void *src, size_t words, cudaStream_t st)
     return cudaMemcpyAsync(dst, src, words * 8, cudaMemcpyDeviceToDevice, st);
 }
 
-size_t qp_limb(const ntt_rns *c, size_t l, size_t k) { return k <= l ? k : c->nq + (k - l - 1); }
+// The limb count of digit j at level l.
+size_t digit_len(const ntt_rns *c, size_t l, size_t j)
+{
+    const size_t first = j * c->alpha;
+    return first + c->alpha < l + 1 ? c->alpha : l + 1 - first;
+}
 
 // Digit j at level l: its rows (coefficient form) at x; converted to every
-// other row of the extended polynomial at dst (rows laid out as at level
-// l), coefficient form.
-ntt_status digit_conv(ntt_rns *c, size_t l, size_t j, const uint64_t *x, uint64_t *dst,
-                      cudaStream_t st)
+// row of window w outside the digit, at dst (w's rows), coefficient form.
+ntt_status digit_conv(ntt_rns *c, size_t l, size_t j, const uint64_t *x, const ntt_rns_win &w,
+                      uint64_t *dst, cudaStream_t st)
 {
-    const size_t first = j * c->alpha, e = l + 1 + c->np;
+    const size_t first = j * c->alpha;
     const ConvTab &tab = c->dev->shape[j < l / c->alpha ? first + c->alpha - 1 : l];
     ConvLists L;
     for (size_t i = 0; i < tab.s; i++) L.src[i] = (uint8_t)(first + i);
     size_t t = 0;
-    for (size_t k = 0; k < e; k++) {
-        if (k >= first && k < first + tab.s) continue;
-        const size_t limb = qp_limb(c, l, k);
+    for (size_t r = 0; r < w.qn + w.pn; r++) {
+        const size_t limb = r < w.qn ? w.q0 + r : c->nq + w.p0 + (r - w.qn);
+        if (limb >= first && limb < first + tab.s) continue;
         L.dst[t] = L.wrow[t] = (uint8_t)limb;
-        L.row[t] = (uint8_t)k;
+        L.row[t] = (uint8_t)r;
         t++;
     }
-    CKR(c, nttr::conv(c->dev, c->n, x, 0, tab, L, t, dst, 0, 1, fused(c, RNS_FUSE_CONV), st));
+    if (t) CKR(c, nttr::conv(c->dev, c->n, x, 0, tab, L, t, dst, 0, 1, fused(c, RNS_FUSE_CONV), st));
     return NTT_OK;
 }
 
-// modDown's common part: the P rows of npoly sums at xp (poly z at xp + z
-// K n), transformed in place; x the Q rows (xpoly words apart), out
-// likewise (may be x).
-ntt_status moddown_core(ntt_rns *c, size_t l, const uint64_t *x, size_t xpoly, uint64_t *xp,
-                        uint64_t *out, size_t opoly, unsigned npoly, cudaStream_t st)
+// modDown's conversion, transform and subtraction for the Q limbs q0 ..
+// q0+qn-1 of npoly sums: xp their P rows in coefficient form (poly z at xp
+// + z K n), x their Q rows (xpoly words apart), out likewise (may be x).
+ntt_status moddown_tail(ntt_rns *c, size_t q0, size_t qn, const uint64_t *xp, const uint64_t *x,
+                        size_t xpoly, uint64_t *out, size_t opoly, unsigned npoly, cudaStream_t st)
 {
     rns_cuda *d = c->dev;
-    const size_t n = c->n, q = l + 1, np = c->np;
-    TRY(rows_ntt(c, d->plan_p, xp, npoly * np, 0, st, true));
+    const size_t n = c->n, np = c->np;
+    if (qn == 0) return NTT_OK;
     if (!ntt_only(c)) {
         ConvLists L;
         for (size_t i = 0; i < np; i++) L.src[i] = (uint8_t)(c->nq + i);
-        for (size_t i = 0; i < q; i++) L.dst[i] = L.row[i] = L.wrow[i] = (uint8_t)i;
-        CKR(c, nttr::conv(d, n, xp, np * n, d->pconv, L, q, d->T, q * n, npoly,
+        for (size_t i = 0; i < qn; i++) {
+            L.dst[i] = L.wrow[i] = (uint8_t)(q0 + i);
+            L.row[i] = (uint8_t)i;
+        }
+        CKR(c, nttr::conv(d, n, xp, np * n, d->pconv, L, qn, d->T, qn * n, npoly,
                           fused(c, RNS_FUSE_CONV), st));
     }
-    for (unsigned z = 0; z < npoly; z++) TRY(rows_ntt(c, d->plan, d->T + z * q * n, q, 0, st, false));
+    for (unsigned z = 0; z < npoly; z++)
+        TRY(rows_ntt(c, d->plan, d->T + z * qn * n, qn, q0, st, false));
     if (!ntt_only(c))
-        CKR(c, nttr::subc(d, n, x, xpoly, d->T, q * n, out, opoly, d->pinv, d->pinvq, q, npoly,
-                          fused(c, RNS_FUSE_SUBC), st));
+        CKR(c, nttr::subc(d, n, x, xpoly, d->T, qn * n, out, opoly, d->pinv + q0, d->pinvq + q0,
+                          q0, qn, npoly, fused(c, RNS_FUSE_SUBC), st));
     return NTT_OK;
 }
 
@@ -149,17 +157,13 @@ ntt_status ntt_rns_cuda_do_modup(ntt_rns *c, size_t l, size_t j, const uint64_t 
 {
     const cudaStream_t st = static_cast<cudaStream_t>(stream);
     rns_cuda *d = c->dev;
-    const size_t n = c->n, first = j * c->alpha, e = l + 1 + c->np;
-    const size_t s = first + c->alpha < l + 1 ? c->alpha : l + 1 - first;
+    const size_t n = c->n, first = j * c->alpha, s = digit_len(c, l, j);
     if (!ntt_only(c)) {
         CKR(c, copy(d->X, in, s * n, st));
         CKR(c, copy(out + first * n, in, s * n, st));
     }
     TRY(rows_ntt(c, d->plan, d->X, s, first, st, true));
-    if (!ntt_only(c)) TRY(digit_conv(c, l, j, d->X, out, st));
-    TRY(ext_ntt(c, l, out, 0, first, st, false));
-    TRY(ext_ntt(c, l, out, first + s, e, st, false));
-    return NTT_OK;
+    return ntt_rns_cuda_win_modup(c, l, j, d->X, ntt_rns_win{0, l + 1, 0, c->np}, out, stream);
 }
 
 ntt_status ntt_rns_cuda_do_moddown(ntt_rns *c, size_t l, const uint64_t *in, uint64_t *out,
@@ -168,7 +172,8 @@ ntt_status ntt_rns_cuda_do_moddown(ntt_rns *c, size_t l, const uint64_t *in, uin
     const cudaStream_t st = static_cast<cudaStream_t>(stream);
     const size_t n = c->n, q = l + 1;
     if (!ntt_only(c)) CKR(c, copy(c->dev->PP, in + q * n, c->np * n, st));
-    return moddown_core(c, l, in, 0, c->dev->PP, out, 0, 1, st);
+    TRY(rows_ntt(c, c->dev->plan_p, c->dev->PP, c->np, 0, st, true));
+    return moddown_tail(c, 0, q, c->dev->PP, in, 0, out, 0, 1, st);
 }
 
 ntt_status ntt_rns_cuda_do_rescale(ntt_rns *c, size_t l, const uint64_t *in, uint64_t *out,
@@ -183,20 +188,16 @@ ntt_status ntt_rns_cuda_do_rescale(ntt_rns *c, size_t l, const uint64_t *in, uin
     TRY(rows_ntt(c, d->plan, d->T, l, 0, st, false));
     if (!ntt_only(c))
         CKR(c, nttr::subc(d, n, in, 0, d->T, 0, out, 0, d->qlinv + l * c->nq,
-                          d->qlinvq + l * c->nq, l, 1, fused(c, RNS_FUSE_SUBC), st));
+                          d->qlinvq + l * c->nq, 0, l, 1, fused(c, RNS_FUSE_SUBC), st));
     return NTT_OK;
 }
 
 ntt_status ntt_rns_cuda_do_inner(ntt_rns *c, size_t l, const uint64_t *ext, const uint64_t *key,
                                  uint64_t *acc0, uint64_t *acc1, void *stream)
 {
-    const cudaStream_t st = static_cast<cudaStream_t>(stream);
-    if (ntt_only(c)) return NTT_OK;
-    const size_t n = c->n, q = l + 1;
-    nttr::InnerArgs a = {ext, nullptr, key, acc0, acc1, acc0 + q * n, acc1 + q * n,
-                         l, q, q + c->np, ntt_rns_digits(c, l), c->alpha, c->nq, c->nlimb};
-    CKR(c, nttr::inner(c->dev, n, a, fused(c, RNS_FUSE_INNER), st));
-    return NTT_OK;
+    const size_t q = l + 1, n = c->n;
+    return ntt_rns_cuda_win_inner(c, l, ntt_rns_win{0, q, 0, c->np}, ext, nullptr, key, c->nq,
+                                  acc0, acc1, acc0 + q * n, acc1 + q * n, stream);
 }
 
 // The whole key switch: the input once into coefficient form (every digit
@@ -204,7 +205,9 @@ ntt_status ntt_rns_cuda_do_inner(ntt_rns *c, size_t l, const uint64_t *ext, cons
 // out as an extended polynomial) and the transforms of its new rows, the
 // inner product over all digits of a row in one pass (the digits' own
 // rows read from the input, so they are never converted back), then
-// modDown of both sums at once (their P rows in PP, 2K rows in one call).
+// modDown of both sums (their P rows in PP, 2K rows transformed in one
+// call).  The same pieces as the key switch with limbs partitioned across
+// GPUs (ntt_rns_cuda_win_*), here on the window of every row.
 ntt_status ntt_rns_cuda_do_keyswitch(ntt_rns *c, size_t l, const uint64_t *in,
                                      const uint64_t *key, uint64_t *out0, uint64_t *out1,
                                      void *stream)
@@ -212,27 +215,55 @@ ntt_status ntt_rns_cuda_do_keyswitch(ntt_rns *c, size_t l, const uint64_t *in,
     const cudaStream_t st = static_cast<cudaStream_t>(stream);
     rns_cuda *d = c->dev;
     const size_t n = c->n, q = l + 1, e = q + c->np, beta = ntt_rns_digits(c, l);
+    const ntt_rns_win w = {0, q, 0, c->np};
     if (!ntt_only(c)) CKR(c, copy(d->X, in, q * n, st));
     TRY(rows_ntt(c, d->plan, d->X, q, 0, st, true));
-    for (size_t j = 0; j < beta; j++) {
-        const size_t first = j * c->alpha, s = first + c->alpha < q ? c->alpha : q - first;
-        uint64_t *dst = d->T + j * e * n;
-        if (!ntt_only(c)) TRY(digit_conv(c, l, j, d->X + first * n, dst, st));
-        TRY(ext_ntt(c, l, dst, 0, first, st, false));
-        TRY(ext_ntt(c, l, dst, first + s, e, st, false));
-    }
-    if (!ntt_only(c)) {
-        nttr::InnerArgs a = {d->T, in, key, out0, out1, d->PP, d->PP + c->np * n,
-                             l, q, e, beta, c->alpha, c->nq, c->nlimb};
-        CKR(c, nttr::inner(d, n, a, fused(c, RNS_FUSE_INNER), st));
-    }
-    // out1 - out0 as the second polynomial's stride: both sums in one pass
-    // when out1 lies after out0 at a whole number of words.
+    for (size_t j = 0; j < beta; j++)
+        TRY(ntt_rns_cuda_win_modup(c, l, j, d->X + j * c->alpha * n, w, d->T + j * e * n, stream));
+    TRY(ntt_rns_cuda_win_inner(c, l, w, d->T, in, key, c->nq, out0, out1, d->PP,
+                               d->PP + c->np * n, stream));
+    TRY(rows_ntt(c, d->plan_p, d->PP, 2 * c->np, 0, st, true));
+    return ntt_rns_cuda_win_moddown(c, w, d->PP, out0, out1, stream);
+}
+
+ntt_status ntt_rns_cuda_win_transform(ntt_rns *c, size_t first, size_t count, uint64_t *d,
+                                      void *stream, bool inverse)
+{
+    return rows_ntt(c, c->dev->plan, d, count, first, static_cast<cudaStream_t>(stream), inverse);
+}
+
+ntt_status ntt_rns_cuda_win_modup(ntt_rns *c, size_t l, size_t j, const uint64_t *digit,
+                                  ntt_rns_win w, uint64_t *dst, void *stream)
+{
+    const cudaStream_t st = static_cast<cudaStream_t>(stream);
+    const size_t first = j * c->alpha;
+    if (!ntt_only(c)) TRY(digit_conv(c, l, j, digit, w, dst, st));
+    return win_ntt(c, w, dst, first, first + digit_len(c, l, j), st, false);
+}
+
+ntt_status ntt_rns_cuda_win_inner(ntt_rns *c, size_t l, ntt_rns_win w, const uint64_t *ext,
+                                  const uint64_t *own, const uint64_t *key, size_t key_q,
+                                  uint64_t *out0, uint64_t *out1, uint64_t *p0, uint64_t *p1,
+                                  void *stream)
+{
+    if (ntt_only(c) || w.qn + w.pn == 0) return NTT_OK;
+    const nttr::InnerArgs a = {ext, own, key, out0, out1, p0, p1, w.q0, w.qn, w.p0, w.qn + w.pn,
+                               ntt_rns_digits(c, l), c->alpha, c->nq, key_q + w.pn, key_q};
+    CKR(c, nttr::inner(c->dev, c->n, a, fused(c, RNS_FUSE_INNER), static_cast<cudaStream_t>(stream)));
+    return NTT_OK;
+}
+
+// out1 - out0 as the second polynomial's stride: both sums in one pass when
+// out1 lies after out0 at a whole number of words.
+ntt_status ntt_rns_cuda_win_moddown(ntt_rns *c, ntt_rns_win w, const uint64_t *pp, uint64_t *out0,
+                                    uint64_t *out1, void *stream)
+{
+    const cudaStream_t st = static_cast<cudaStream_t>(stream);
     const uintptr_t a0 = reinterpret_cast<uintptr_t>(out0), a1 = reinterpret_cast<uintptr_t>(out1);
     if (a1 > a0 && (a1 - a0) % 8 == 0)
-        return moddown_core(c, l, out0, (a1 - a0) / 8, d->PP, out0, (a1 - a0) / 8, 2, st);
-    TRY(moddown_core(c, l, out0, 0, d->PP, out0, 0, 1, st));
-    return moddown_core(c, l, out1, 0, d->PP + c->np * n, out1, 0, 1, st);
+        return moddown_tail(c, w.q0, w.qn, pp, out0, (a1 - a0) / 8, out0, (a1 - a0) / 8, 2, st);
+    TRY(moddown_tail(c, w.q0, w.qn, pp, out0, 0, out0, 0, 1, st));
+    return moddown_tail(c, w.q0, w.qn, pp + c->np * c->n, out1, 0, out1, 0, 1, st);
 }
 
 }  // extern "C"

@@ -1,0 +1,270 @@
+/* The key switch with limbs partitioned: the device-pointer call
+   (ntt_multigpu.h).  Each GPU's work goes to two streams: its context
+   stream S (the input's INTT, each digit's conversion and transforms, the
+   inner product, modDown) and its gathers' stream K (one NCCL group per
+   digit, one for modDown's P rows), ordered by events: K starts when S has
+   the input in coefficient form; digit j's conversion on S waits for digit
+   j's gather only, so that the gather of digit j+1 runs meanwhile; S's
+   modDown waits for the P rows' gather, which waits for S's inner product.
+   The stages are the window pieces of the CUDA RNS stages
+   (src/rns/rns_cuda.h) on the GPU's limbs. */
+#include "mgpu_internal.h"
+#include "rns_cuda.h"
+
+typedef struct {
+    ntt_mgpu_ks *ks;
+    size_t l, beta, j;
+    const uint64_t *const *in, *const *key;
+    uint64_t *const *out0, *const *out1;
+} ks_call;
+
+/* GPU g's rows at level l: its Q limbs of Q_l, then its P limbs. */
+static ntt_rns_win window(const ntt_mgpu_ks *ks, int g, size_t l)
+{
+    return (ntt_rns_win){ks->q0[g], ks_qlevel(ks, g, l), ks->p0[g], ks_pcount(ks, g)};
+}
+
+static ntt_status rec(ntt_mgpu_ctx *ctx, const ntt_mgpu_ks *ks, int l, size_t e, cudaStream_t s)
+{
+    return mgpu_cuda(ctx, cudaEventRecord(ks->ev[l][e], s));
+}
+
+/* s waits for event e. */
+static ntt_status after(ntt_mgpu_ctx *ctx, const ntt_mgpu_ks *ks, int l, size_t e, cudaStream_t s)
+{
+    return mgpu_cuda(ctx, cudaStreamWaitEvent(s, ks->ev[l][e], 0));
+}
+
+/* An RNS stage's status, its CUDA error kept as the context's. */
+static ntt_status rns(ntt_mgpu_ctx *ctx, const ntt_mgpu_ks *ks, int l, ntt_status st)
+{
+    if (st == NTT_EBACKEND) ctx->last_error = ntt_rns_cuda_last_error(ks->rns[l]);
+    return st;
+}
+
+/* S: the input's limbs into their rows of coef, to coefficient form; then
+   K may start. */
+static ntt_status start_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
+{
+    const ks_call *c = arg;
+    const ntt_mgpu_ks *ks = c->ks;
+    const int g = ctx->first + l;
+    const size_t n = ks->n, q0 = ks->q0[g], qn = ks_qlevel(ks, g, c->l);
+    const cudaStream_t s = ctx->stream[l];
+    uint64_t *mine = ks->coef[l] + q0 * n;
+    ntt_status st = rec(ctx, ks, l, KS_EV_START, s);
+    if (st == NTT_OK && qn)
+        st = mgpu_cuda(ctx, cudaMemcpyAsync(mine, c->in[l], qn * n * 8, cudaMemcpyDeviceToDevice, s));
+    if (st == NTT_OK && qn)
+        st = rns(ctx, ks, l, ntt_rns_cuda_win_transform(ks->rns[l], q0, qn, mine, s, true));
+    if (st == NTT_OK) st = rec(ctx, ks, l, KS_EV_INTT, s);
+    if (st == NTT_OK) st = after(ctx, ks, l, KS_EV_INTT, ks->gather[l]);
+    return st;
+}
+
+/* Rows [a, b) of Q_l that global GPU o owns among [first, end). */
+static void owned(const ntt_mgpu_ks *ks, int o, size_t first, size_t end, size_t *a, size_t *b)
+{
+    *a = ks->q0[o] > first ? ks->q0[o] : first;
+    *b = ks->q0[o + 1] < end ? ks->q0[o + 1] : end;
+    if (*b < *a) *b = *a;
+}
+
+/* Inside a group, local GPU l's part of digit j's gather: one broadcast
+   from each GPU owning some of the digit's limbs, in place in coef. */
+static ntt_status gather_digit(ntt_mgpu_ctx *ctx, int l, void *arg)
+{
+    ks_call *c = arg;
+    ntt_mgpu_ks *ks = c->ks;
+    const int g = ctx->first + l;
+    const size_t n = ks->n, first = c->j * ks->alpha;
+    const size_t end = first + ks->alpha < c->l + 1 ? first + ks->alpha : c->l + 1;
+    ntt_status st = NTT_OK;
+    for (int o = 0; o < ctx->gpus && st == NTT_OK; o++) {
+        size_t a, b;
+        owned(ks, o, first, end, &a, &b);
+        if (a == b) continue;
+        uint64_t *rows = ks->coef[l] + a * n;
+        st = mgpu_nccl(ctx, ncclBroadcast(rows, rows, (b - a) * n, ncclUint64, o, ctx->comm[l],
+                                          ks->gather[l]));
+        if (o == g)
+            ks->stats.sent_bytes[l] += (b - a) * n * 8 * (uint64_t)(ctx->gpus - 1);
+        else
+            ks->stats.modup_bytes[l] += (b - a) * n * 8;
+    }
+    return st;
+}
+
+static ntt_status digit_in(ntt_mgpu_ctx *ctx, int l, void *arg)
+{
+    const ks_call *c = arg;
+    return rec(ctx, c->ks, l, KS_EV_DIG + c->j, c->ks->gather[l]);
+}
+
+/* S: digit j converted to the GPU's rows outside it, once gathered. */
+static ntt_status convert_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
+{
+    const ks_call *c = arg;
+    const ntt_mgpu_ks *ks = c->ks;
+    const ntt_rns_win w = window(ks, ctx->first + l, c->l);
+    const cudaStream_t s = ctx->stream[l];
+    const size_t n = ks->n, dn = ks->dnum, j = c->j;
+    ntt_status st = after(ctx, ks, l, KS_EV_DIG + j, s);
+    if (st == NTT_OK) st = rec(ctx, ks, l, KS_EV_DIG + dn + j, s);
+    if (st == NTT_OK)
+        st = rns(ctx, ks, l,
+                 ntt_rns_cuda_win_modup(ks->rns[l], c->l, j, ks->coef[l] + j * ks->alpha * n, w,
+                                        ks->ext[l] + j * (w.qn + w.pn) * n, s));
+    if (st == NTT_OK) st = rec(ctx, ks, l, KS_EV_DIG + 2 * dn + j, s);
+    return st;
+}
+
+/* S: the inner product on the GPU's rows (the P rows into their places in
+   pp) and the P rows to coefficient form; then K may gather them. */
+static ntt_status inner_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
+{
+    const ks_call *c = arg;
+    const ntt_mgpu_ks *ks = c->ks;
+    const int g = ctx->first + l;
+    const ntt_rns_win w = window(ks, g, c->l);
+    const cudaStream_t s = ctx->stream[l];
+    const size_t n = ks->n;
+    uint64_t *p0 = ks->pp[l] + w.p0 * n, *p1 = ks->pp[l] + (ks->np + w.p0) * n;
+    ntt_status st = rns(ctx, ks, l,
+                        ntt_rns_cuda_win_inner(ks->rns[l], c->l, w, ks->ext[l], c->in[l],
+                                               c->key[l], ks_qcount(ks, g), c->out0[l],
+                                               c->out1[l], p0, p1, s));
+    for (int z = 0; z < 2 && st == NTT_OK && w.pn; z++)
+        st = rns(ctx, ks, l, ntt_rns_cuda_win_transform(ks->rns[l], ks->nq + w.p0, w.pn,
+                                                        z ? p1 : p0, s, true));
+    if (st == NTT_OK) st = rec(ctx, ks, l, KS_EV_INNER, s);
+    if (st == NTT_OK) st = after(ctx, ks, l, KS_EV_INNER, ks->gather[l]);
+    return st;
+}
+
+/* Inside a group, local GPU l's part of modDown's gather: each GPU's P
+   rows of both sums, broadcast in place in pp. */
+static ntt_status gather_p(ntt_mgpu_ctx *ctx, int l, void *arg)
+{
+    ks_call *c = arg;
+    ntt_mgpu_ks *ks = c->ks;
+    const int g = ctx->first + l;
+    const size_t n = ks->n;
+    ntt_status st = NTT_OK;
+    for (int o = 0; o < ctx->gpus && st == NTT_OK; o++) {
+        const size_t cnt = ks_pcount(ks, o);
+        for (size_t z = 0; z < 2 && cnt && st == NTT_OK; z++) {
+            uint64_t *rows = ks->pp[l] + (z * ks->np + ks->p0[o]) * n;
+            st = mgpu_nccl(ctx, ncclBroadcast(rows, rows, cnt * n, ncclUint64, o, ctx->comm[l],
+                                              ks->gather[l]));
+            if (o == g)
+                ks->stats.sent_bytes[l] += cnt * n * 8 * (uint64_t)(ctx->gpus - 1);
+            else
+                ks->stats.moddown_bytes[l] += cnt * n * 8;
+        }
+    }
+    return st;
+}
+
+/* S: modDown on the GPU's Q limbs once every P row is in. */
+static ntt_status down_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
+{
+    const ks_call *c = arg;
+    const ntt_mgpu_ks *ks = c->ks;
+    const cudaStream_t s = ctx->stream[l];
+    ntt_status st = rec(ctx, ks, l, KS_EV_PG, ks->gather[l]);
+    if (st == NTT_OK) st = after(ctx, ks, l, KS_EV_PG, s);
+    if (st == NTT_OK) st = rec(ctx, ks, l, KS_EV_DOWN, s);
+    if (st == NTT_OK)
+        st = rns(ctx, ks, l,
+                 ntt_rns_cuda_win_moddown(ks->rns[l], window(ks, ctx->first + l, c->l), ks->pp[l],
+                                          c->out0[l], c->out1[l], s));
+    if (st == NTT_OK) st = rec(ctx, ks, l, KS_EV_END, s);
+    return st;
+}
+
+/* One NCCL group of every local GPU's part; in a multi-process context
+   posted even after a failure here (the data are then not used), or the
+   other processes would wait for ever. */
+static ntt_status gather(ntt_mgpu_ks *ks, mgpu_fn fn, ks_call *c, ntt_status st, size_t ops)
+{
+    ntt_mgpu_ctx *ctx = ks->ctx;
+    if (ctx->gpus == 1 || (st != NTT_OK && ctx->processes == 1)) return st;
+    const ntt_status s2 = mgpu_group(ctx, fn, c);
+    ks->stats.groups++;
+    ks->stats.collectives += ops;
+    return st != NTT_OK ? st : s2;
+}
+
+ntt_status mgpu_ks_run(ntt_mgpu_ks *ks, size_t l, const uint64_t *const *in,
+                       const uint64_t *const *key, uint64_t *const *out0, uint64_t *const *out1)
+{
+    ntt_mgpu_ctx *ctx = ks->ctx;
+    ks_call c = {ks, l, ntt_rns_digits(ks->rns[0], l), 0, in, key, out0, out1};
+    ks->timed = false;
+    ks->stats.calls++;
+    ntt_status st = mgpu_each(ctx, false, start_gpu, &c);
+    /* Every gather first, so that K has them all while S converts. */
+    for (c.j = 0; c.j < c.beta; c.j++) {
+        const size_t first = c.j * ks->alpha;
+        const size_t end = first + ks->alpha < l + 1 ? first + ks->alpha : l + 1;
+        size_t owners = 0;
+        for (int o = 0; o < ctx->gpus; o++) {
+            size_t a, b;
+            owned(ks, o, first, end, &a, &b);
+            owners += a < b;
+        }
+        st = gather(ks, gather_digit, &c, st, owners);
+        if (st == NTT_OK) st = mgpu_each(ctx, false, digit_in, &c);
+    }
+    for (c.j = 0; c.j < c.beta && st == NTT_OK; c.j++) st = mgpu_each(ctx, false, convert_gpu, &c);
+    if (st == NTT_OK) st = mgpu_each(ctx, false, inner_gpu, &c);
+    size_t powners = 0;
+    for (int o = 0; o < ctx->gpus; o++) powners += ks_pcount(ks, o) > 0;
+    st = gather(ks, gather_p, &c, st, 2 * powners);
+    if (st == NTT_OK) st = mgpu_each(ctx, false, down_gpu, &c);
+    if (st == NTT_OK) {
+        ks->timed = true;
+        ks->last_beta = c.beta;
+    }
+    return st;
+}
+
+ntt_status mgpu_ks_args(const ntt_mgpu_ks *ks, size_t n, size_t level, size_t in_limbs,
+                        size_t key_limbs, size_t out_limbs)
+{
+    if (!ks || n != ks->n || level >= ks->nq || in_limbs != level + 1 || out_limbs != level + 1 ||
+        key_limbs != 2 * ks->dnum * (ks->nq + ks->np))
+        return NTT_EINVAL;
+    return NTT_OK;
+}
+
+/* Local GPU l's shares: present where it has limbs, apart where they must
+   be. */
+static bool shares_ok(const ntt_mgpu_ks *ks, int l, size_t level, const uint64_t *in,
+                      const uint64_t *key, const uint64_t *o0, const uint64_t *o1)
+{
+    const int g = ks->ctx->first + l;
+    const size_t qn = ks_qlevel(ks, g, level), pn = ks_pcount(ks, g), n = ks->n;
+    if (qn + pn && !key) return false;
+    if (!qn) return true;
+    if (!in || !o0 || !o1) return false;
+    const size_t b = qn * n * 8, kb = 2 * ks->dnum * (ks_qcount(ks, g) + pn) * n * 8;
+    return !ntt_overlaps(o0, b, o1, b) && !ntt_overlaps(o0, b, in, b) &&
+           !ntt_overlaps(o1, b, in, b) && !ntt_overlaps(o0, b, key, kb) &&
+           !ntt_overlaps(o1, b, key, kb);
+}
+
+ntt_status ntt_mgpu_keyswitch(ntt_mgpu_ks *ks, size_t n, size_t level, const uint64_t *const *d_in,
+                              size_t in_limbs, const uint64_t *const *d_key, size_t key_limbs,
+                              uint64_t *const *d_out0, uint64_t *const *d_out1, size_t out_limbs)
+{
+    if (!ks) return NTT_EINVAL;
+    ntt_status st = mgpu_ks_args(ks, n, level, in_limbs, key_limbs, out_limbs);
+    if (st == NTT_OK && (!d_in || !d_key || !d_out0 || !d_out1)) st = NTT_EINVAL;
+    for (int l = 0; l < ks->ctx->local && st == NTT_OK; l++)
+        if (!shares_ok(ks, l, level, d_in[l], d_key[l], d_out0[l], d_out1[l])) st = NTT_EINVAL;
+    st = mgpu_agree(ks->ctx, st);
+    if (st != NTT_OK) return st;
+    return mgpu_ks_run(ks, level, d_in, d_key, d_out0, d_out1);
+}
