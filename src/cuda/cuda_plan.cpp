@@ -97,6 +97,10 @@ ntt_status plan_init_inner(ntt_plan *plan)
     CK(plan, cudaStreamCreateWithFlags(&cp->stream, cudaStreamNonBlocking));
     CK(plan, cudaStreamCreateWithFlags(&cp->stream2, cudaStreamNonBlocking));
     CK(plan, cudaEventCreateWithFlags(&cp->b_in, cudaEventDisableTiming));
+    // The tables went up by cudaMemcpy from pageable memory, which may
+    // return before its DMA lands, on the legacy stream, which the plan's
+    // non-blocking streams do not wait for.
+    CK(plan, cudaStreamSynchronize(nullptr));
     return NTT_OK;
 }
 

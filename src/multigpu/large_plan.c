@@ -8,6 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A copy on GPU l's stream, complete on return: ordered after the work
+   enqueued there (cudaMemcpy runs on the legacy stream, which the
+   context's non-blocking streams do not wait for, and from pageable
+   memory it may return before its DMA lands). */
+static ntt_status copy_on_stream(ntt_mgpu_ctx *ctx, int l, void *dst, const void *src,
+                                 size_t bytes, enum cudaMemcpyKind kind)
+{
+    ntt_status st = mgpu_cuda(ctx, cudaMemcpyAsync(dst, src, bytes, kind, ctx->stream[l]));
+    const ntt_status s2 = mgpu_cuda(ctx, cudaStreamSynchronize(ctx->stream[l]));
+    return st != NTT_OK ? st : s2;
+}
+
 static void store(void *t, size_t i, uint64_t v, size_t esz)
 {
     if (esz == 4)
@@ -61,9 +73,9 @@ static ntt_status large_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
     for (size_t c = 0; c < cols && st == NTT_OK; c++)
         twists(pl, pl->col0[g] + c, hf, hi, c * pl->n1);
     if (st == NTT_OK)
-        st = mgpu_cuda(ctx, cudaMemcpy(pl->twf[l], hf, out * pl->esz, cudaMemcpyHostToDevice));
+        st = copy_on_stream(ctx, l, pl->twf[l], hf, out * pl->esz, cudaMemcpyHostToDevice);
     if (st == NTT_OK)
-        st = mgpu_cuda(ctx, cudaMemcpy(pl->twi[l], hi, out * pl->esz, cudaMemcpyHostToDevice));
+        st = copy_on_stream(ctx, l, pl->twi[l], hi, out * pl->esz, cudaMemcpyHostToDevice);
     free(hf);
     free(hi);
     return st;
@@ -199,8 +211,8 @@ static ntt_status xfer_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
         const size_t start = pl->col0[g] * pl->n1, count = mgpu_cols(pl, g) * pl->n1;
         if (count == 0) return NTT_OK;
         char *h = (char *)x->host + start * esz;
-        return mgpu_cuda(ctx, x->to_device ? cudaMemcpy(x->d[l], h, count * esz, cudaMemcpyHostToDevice)
-                                           : cudaMemcpy(h, x->d[l], count * esz, cudaMemcpyDeviceToHost));
+        return x->to_device ? copy_on_stream(ctx, l, x->d[l], h, count * esz, cudaMemcpyHostToDevice)
+                            : copy_on_stream(ctx, l, h, x->d[l], count * esz, cudaMemcpyDeviceToHost);
     }
     const size_t R = mgpu_rows(pl, g), r0 = pl->row0[g], n1 = pl->n1, n2 = pl->n2;
     if (R == 0) return NTT_OK;
@@ -212,9 +224,9 @@ static ntt_status xfer_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
         for (size_t j = 0; j < R; j++)
             for (size_t j2 = 0; j2 < n2; j2++)
                 memcpy(tmp + (j * n2 + j2) * esz, (const char *)x->host + (r0 + j + n1 * j2) * esz, esz);
-        st = mgpu_cuda(ctx, cudaMemcpy(x->d[l], tmp, R * n2 * esz, cudaMemcpyHostToDevice));
+        st = copy_on_stream(ctx, l, x->d[l], tmp, R * n2 * esz, cudaMemcpyHostToDevice);
     } else {
-        st = mgpu_cuda(ctx, cudaMemcpy(tmp, x->d[l], R * n2 * esz, cudaMemcpyDeviceToHost));
+        st = copy_on_stream(ctx, l, tmp, x->d[l], R * n2 * esz, cudaMemcpyDeviceToHost);
         for (size_t j = 0; j < R && st == NTT_OK; j++)
             for (size_t j2 = 0; j2 < n2; j2++)
                 memcpy((char *)x->host + (r0 + j + n1 * j2) * esz, tmp + (j * n2 + j2) * esz, esz);

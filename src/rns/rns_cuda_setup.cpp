@@ -92,6 +92,10 @@ ntt_status ntt_rns_cuda_init(ntt_rns *c)
     e = cudaMemcpy(d->dconst, h, at * 8, cudaMemcpyHostToDevice);
     free(h);
     if (e != cudaSuccess) return fail(c, e);
+    // From pageable memory the copy may return before its DMA lands, and
+    // the stages' streams need not wait for the legacy stream.
+    e = cudaStreamSynchronize(nullptr);
+    if (e != cudaSuccess) return fail(c, e);
 
     // Scratch.
     const size_t xr = nq, tr = c->dnum * nl > 2 * nq ? c->dnum * nl : 2 * nq, pr = 2 * np;
