@@ -758,19 +758,12 @@ static void print_usage(FILE *f)
 /* "T1,T2,..." into o->threads: at most 16 counts in [1, 1024]. */
 static bool parse_threads(const char *list, options *o)
 {
-    o->nthreads = 0;
-    for (const char *q = list;;) {
-        char tok[16];
-        const size_t len = strcspn(q, ",");
-        uint64_t v;
-        if (o->nthreads == 16 || len == 0 || len >= sizeof tok) return false;
-        memcpy(tok, q, len);
-        tok[len] = '\0';
-        if (!cli_parse_u64(tok, &v) || v < 1 || v > 1024) return false;
-        o->threads[o->nthreads++] = (int)v;
-        if (!q[len]) return true;
-        q += len + 1;
-    }
+    uint64_t v[16];
+    const int k = cli_parse_list(list, 1, 1024, v, 16);
+    if (k < 0) return false;
+    o->nthreads = k;
+    for (int i = 0; i < k; i++) o->threads[i] = (int)v[i];
+    return true;
 }
 
 /* "cycles,ladder,..." into o->sections; false at an unknown name. */

@@ -462,60 +462,57 @@ static int ks_row(const opts *o, ntt_mgpu_ctx *ctx, int G, uint64_t **ref, doubl
     return w->verified ? 0 : 1;
 }
 
+/* -1: run; else the exit code (0 after --help, EXIT_USAGE after a bad
+   option, with its message printed). */
 static int parse(int argc, char **argv, opts *o)
 {
+    static const char cmd[] = "ntt-bench multigpu";
     *o = (opts){.reps = 11, .limbs = 120, .log_n = 16, .large = {20, 24}, .nlarge = 2,
                 .ks = {45, 15, 3}};
+    uint64_t reps = 11, limbs = 120, log_n = 16;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *a = argv[i], *v = NULL;
+        uint64_t t[8];
+        int r, k;
         if (cli_is_help(a)) {
-            printf("usage: ntt-bench multigpu [--reps R] [--limbs L] [--log-n LOG] "
-                   "[--large L1,L2,..] [--ks L+1,K,DNUM | --ks 0] [--quick] [--json FILE]\n");
-            return 0;
+            printf("usage: %s [--reps R] [--limbs L] [--log-n LOG] [--large L1,L2,..] "
+                   "[--ks L+1,K,DNUM | --ks 0] [--quick] [--json FILE]\n", cmd);
+            return EXIT_OK;
         } else if (!strcmp(a, "--quick")) {
-            o->reps = 5;
+            reps = 5;
             o->large[0] = 20;
             o->nlarge = 1;
-        } else if (v && !strcmp(a, "--reps")) {
-            o->reps = atoi(v);
-            i++;
-        } else if (v && !strcmp(a, "--limbs")) {
-            o->limbs = (size_t)atoi(v);
-            i++;
-        } else if (v && !strcmp(a, "--log-n")) {
-            o->log_n = (size_t)atoi(v);
-            i++;
-        } else if (v && !strcmp(a, "--large")) {
-            o->nlarge = 0;
-            for (char *s = argv[++i]; *s && o->nlarge < 8;) {
-                o->large[o->nlarge++] = (int)strtol(s, &s, 10);
-                if (*s == ',') s++;
-                else if (*s) return 2;
+        } else if ((r = cli_number_option(cmd, argc, argv, &i, "--reps", 1, MAXR, &reps)) != 0 ||
+                   (r = cli_number_option(cmd, argc, argv, &i, "--limbs", 1, 4096, &limbs)) != 0 ||
+                   (r = cli_number_option(cmd, argc, argv, &i, "--log-n", 4, 22, &log_n)) != 0 ||
+                   (r = cli_file_option(cmd, argc, argv, &i, "--json", NULL, &o->json)) != 0) {
+            if (r < 0) return EXIT_USAGE;
+        } else if ((r = cli_option(cmd, argc, argv, &i, "--large", NULL, &v)) != 0) {
+            if (r < 0) return EXIT_USAGE;
+            if ((k = cli_parse_list(v, 2, 30, t, 8)) < 0) {
+                fprintf(stderr, "%s: --large wants sizes log2 n in [2, 30], comma-separated\n", cmd);
+                return EXIT_USAGE;
             }
-        } else if (v && !strcmp(a, "--ks")) {
-            char *e = argv[++i];
-            for (int k = 0; k < 3; k++) {
-                o->ks[k] = (int)strtol(e, &e, 10);
-                if (k == 0 && o->ks[0] == 0 && !*e) break;
-                if (*e == ',' && k < 2) e++;
-                else if (*e || k < 2) return 2;
+            o->nlarge = k;
+            for (int j = 0; j < k; j++) o->large[j] = (int)t[j];
+        } else if ((r = cli_option(cmd, argc, argv, &i, "--ks", NULL, &v)) != 0) {
+            if (r < 0) return EXIT_USAGE;
+            k = cli_parse_list(v, 0, NTT_RNS_MAX_LIMBS, t, 3);
+            const bool off = k == 1 && t[0] == 0;
+            if (!off && (k != 3 || t[0] < 1 || t[1] < 1 || t[0] + t[1] > NTT_RNS_MAX_LIMBS ||
+                         t[2] < 1 || t[2] > t[0])) {
+                fprintf(stderr, "%s: --ks wants L+1,K,DNUM (1 <= DNUM <= L+1, L+1+K <= %d) or 0\n",
+                        cmd, NTT_RNS_MAX_LIMBS);
+                return EXIT_USAGE;
             }
-        } else if (v && !strcmp(a, "--json")) {
-            o->json = v;
-            i++;
+            for (int j = 0; j < 3; j++) o->ks[j] = off ? 0 : (int)t[j];
         } else {
-            fprintf(stderr, "ntt-bench multigpu: unknown option %s\n", a);
-            return 2;
+            return cli_unknown_option(cmd, a);
         }
     }
-    if (o->reps < 1 || o->reps > MAXR || o->limbs < 1 || o->limbs > 4096 || o->log_n < 4 ||
-        o->log_n > 22)
-        return 2;
-    for (int k = 0; k < o->nlarge; k++)
-        if (o->large[k] < 2 || o->large[k] > 30) return 2;
-    if (o->ks[0] && (o->ks[0] < 1 || o->ks[1] < 1 || o->ks[0] + o->ks[1] > NTT_RNS_MAX_LIMBS ||
-                     o->ks[2] < 1 || o->ks[2] > o->ks[0]))
-        return 2;
+    o->reps = (int)reps;
+    o->limbs = (size_t)limbs;
+    o->log_n = (size_t)log_n;
     return -1;
 }
 

@@ -43,6 +43,23 @@ int cli_parse_u64(const char *s, uint64_t *v)
     return 1;
 }
 
+int cli_parse_list(const char *list, uint64_t lo, uint64_t hi, uint64_t *v, int max)
+{
+    int count = 0;
+    for (const char *q = list;;) {
+        char tok[24];
+        const size_t len = strcspn(q, ",");
+        uint64_t x;
+        if (count == max || len == 0 || len >= sizeof tok) return -1;
+        memcpy(tok, q, len);
+        tok[len] = '\0';
+        if (!cli_parse_u64(tok, &x) || x < lo || x > hi) return -1;
+        v[count++] = x;
+        if (!q[len]) return count;
+        q += len + 1;
+    }
+}
+
 int cli_option(const char *cmd, int argc, char **argv, int *i, const char *lng,
                const char *shrt, const char **val)
 {

@@ -37,6 +37,9 @@ int cli_exit_code(ntt_status s);
 int cli_is_help(const char *arg); /* "--help" or "-h" */
 /* A whole token of decimal digits: no sign, no spaces, no overflow. */
 int cli_parse_u64(const char *s, uint64_t *v);
+/* "X1,X2,...": at most max whole numbers, each in [lo, hi], into v; the
+   count, or -1 for an empty item, a bad number or too many. */
+int cli_parse_list(const char *list, uint64_t lo, uint64_t hi, uint64_t *v, int max);
 /* "--lng VALUE", "--lng=VALUE" or "-s VALUE" at argv[*i]: 1 with *val set
    (and *i past a separate value), 0 when argv[*i] is something else, -1
    after printing a usage error. */

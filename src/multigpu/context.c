@@ -8,19 +8,24 @@
 /* NCCL results are kept apart from CUDA errors in last_error. */
 #define NCCL_FLAG (1 << 16)
 
+void mgpu_set_error(ntt_mgpu_ctx *ctx, int code)
+{
+    /* The launching threads (workers.c) may fail at once: one of them wins. */
+    if (ctx) __atomic_store_n(&ctx->last_error, code, __ATOMIC_RELAXED);
+}
+
 ntt_status mgpu_cuda(ntt_mgpu_ctx *ctx, cudaError_t e)
 {
     if (e == cudaSuccess) return NTT_OK;
     (void)cudaGetLastError(); /* a non-sticky error must not fail the next call */
-    /* The launching threads (workers.c) may fail at once: one of them wins. */
-    if (ctx) __atomic_store_n(&ctx->last_error, (int)e, __ATOMIC_RELAXED);
+    mgpu_set_error(ctx, (int)e);
     return e == cudaErrorMemoryAllocation ? NTT_ENOMEM : NTT_EBACKEND;
 }
 
 ntt_status mgpu_nccl(ntt_mgpu_ctx *ctx, ncclResult_t r)
 {
     if (r == ncclSuccess) return NTT_OK;
-    if (ctx) __atomic_store_n(&ctx->last_error, NCCL_FLAG | (int)r, __ATOMIC_RELAXED);
+    mgpu_set_error(ctx, NCCL_FLAG | (int)r);
     return NTT_EBACKEND;
 }
 
@@ -149,7 +154,7 @@ ntt_status ntt_mgpu_create(ntt_mgpu_ctx **out, const int *devices, int count)
     if (st == NTT_OK) st = mgpu_nccl(ctx, ncclCommInitAll(ctx->comm, count, ctx->dev));
     if (st == NTT_OK) st = mgpu_nccl(ctx, ncclGetVersion(&ctx->nccl_version));
     if (st != NTT_OK) {
-        if (st == NTT_EBACKEND && ctx->last_error == (int)cudaErrorNoDevice) st = NTT_EUNSUPPORTED;
+        if (st == NTT_EBACKEND && ntt_mgpu_last_error(ctx) == (int)cudaErrorNoDevice) st = NTT_EUNSUPPORTED;
         ntt_mgpu_destroy(ctx);
         return st;
     }

@@ -38,7 +38,7 @@ static ntt_status after(ntt_mgpu_ctx *ctx, const ntt_mgpu_ks *ks, int l, size_t 
 /* An RNS stage's status, its CUDA error kept as the context's. */
 static ntt_status rns(ntt_mgpu_ctx *ctx, const ntt_mgpu_ks *ks, int l, ntt_status st)
 {
-    if (st == NTT_EBACKEND) ctx->last_error = ntt_rns_cuda_last_error(ks->rns[l]);
+    if (st == NTT_EBACKEND) mgpu_set_error(ctx, ntt_rns_cuda_last_error(ks->rns[l]));
     return st;
 }
 

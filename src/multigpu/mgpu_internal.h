@@ -43,6 +43,8 @@ struct ntt_mgpu_ctx {
 /* Records a failed CUDA call (or NCCL call) as the context's last error;
    NTT_EBACKEND (NTT_ENOMEM for an allocation failure), NTT_OK on success. */
 ntt_status mgpu_cuda(ntt_mgpu_ctx *ctx, cudaError_t e);
+/* Sets the context's last error (atomically: see last_error). */
+void mgpu_set_error(ntt_mgpu_ctx *ctx, int code);
 ntt_status mgpu_nccl(ntt_mgpu_ctx *ctx, ncclResult_t r);
 
 #define MGPU_AGREE_MAX 16
