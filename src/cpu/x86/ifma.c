@@ -14,9 +14,9 @@
  * r = lo52(y w) - lo52(q p) mod 2^52 is y w - q p, which lies in [0, 2p):
  * q >= y w / p - y / 2^52 - 1.  Since 2p < 2^52 the low 52 bits hold r
  * exactly.  Products of two variables (the pointwise products) are
- * Montgomery's in radix 2^52 on a in [0, p) and b in [0, 2p), giving
- * a b 2^-52 in [0, 2p), then a Shoup product by 2^52 mod p, so they leave
- * no factor (F = 1).
+ * Montgomery's in radix 2^52 (mont), a b 2^-52 in [0, 2p) for a b < p 2^52;
+ * the public one then multiplies by 2^52 mod p (mul2), the product path
+ * folds 2^52 into its scale (kernels_u64x8.inc).
  */
 #include "u64x8.h"
 
@@ -26,7 +26,7 @@
 
 typedef struct {
     V p, p2, np, m52; /* p, 2p, 2^52 - p, 2^52 - 1 */
-    V pinv;           /* -p^-1 mod 2^52 */
+    V pinv;           /* p^-1 mod 2^52 */
     V r, rq;          /* M->fix: 2^52 mod p and its companion */
 } icst;
 
@@ -38,7 +38,7 @@ NTT_INLINE icst icst_of(const mod_u64 *M)
     C.p2 = v1(2 * p);
     C.np = v1(((uint64_t)1 << 52) - p);
     C.m52 = v1(M52);
-    C.pinv = v1(M->c.pinv & M52);
+    C.pinv = v1((0 - M->c.pinv) & M52); /* c.pinv is -p^-1 mod 2^64 */
     C.r = v1(M->fix.w);
     C.rq = v1(M->fix.x);
     return C;
@@ -53,26 +53,35 @@ NTT_INLINE V mulw(V y, V w, V wq, const icst *C)
     return _mm512_and_si512(_mm512_madd52lo_epu64(lo, q, C->np), C->m52);
 }
 
-/* a < p, b < 2p -> a b mod p in [0, 2p). */
-NTT_INLINE V mul2(V a, V b, const icst *C)
+/* a, b < 2^52, a b < p 2^52 -> a b 2^-52 mod p in [1, 2p).  With
+   t = lo52(a b) p^-1 mod 2^52, t p and a b agree in their low 52 bits, so
+   a b - t p = 2^52 (hi52(a b) - hi52(t p)) exactly, and
+   p + hi52(a b) - hi52(t p) = p + (a b - t p) / 2^52 lies in [1, 2p):
+   0 <= t p < p 2^52, 0 <= a b < p 2^52.  The p rides in as the
+   accumulator of the high product. */
+NTT_INLINE V mont(V a, V b, const icst *C)
 {
     const V z = _mm512_setzero_si512();
     const V lo = _mm512_madd52lo_epu64(z, a, b);
-    V hi = _mm512_madd52hi_epu64(z, a, b);
+    const V hi = _mm512_madd52hi_epu64(C->p, a, b);
     const V t = _mm512_madd52lo_epu64(z, lo, C->pinv);
-    /* lo + lo52(t p) is 0 when lo is, else 2^52: the carry into hi. */
-    hi = _mm512_mask_add_epi64(hi, _mm512_test_epi64_mask(lo, lo), hi, v1(1));
-    const V m = _mm512_madd52hi_epu64(hi, t, C->p); /* a b 2^-52 mod p, [0, 2p) */
-    return mulw(m, C->r, C->rq, C);
+    return vsub(hi, _mm512_madd52hi_epu64(z, t, C->p));
+}
+
+/* The tables' companion of a constant: floor(w 2^52 / p). */
+static uint64_t shoup_of(uint64_t w, uint64_t p)
+{
+    return (uint64_t)(((unsigned __int128)w << 52) / p);
 }
 
 #define KERN_WIDE 1
 #define KERN_ARRANGE iarrange
+static void iarrange(mod_u64 *M, size_t n);
 
-/* Tables: 52-bit Shoup companions, regrouped for 8-lane leaves.  The
-   products leave no factor, so the scales are the inverse's; fix, the
-   inverse of the factor 2^-52 that mul2's Montgomery step leaves, is
-   2^52 mod p. */
+#include "kernels_u64x8.inc"
+
+/* Tables: 52-bit Shoup companions, regrouped for 8-lane leaves; fix, the
+   inverse of the factor 2^-52 that mont leaves, is 2^52 mod p. */
 static void iarrange(mod_u64 *M, size_t n)
 {
     const uint64_t p = M->c.p, r = ((uint64_t)1 << 52) % p;
@@ -89,11 +98,8 @@ static void iarrange(mod_u64 *M, size_t n)
     ntt_cpu_regroup(M->iwx, sizeof *M->iwx, n, 8);
     M->s_inv.x >>= 12;
     M->s1_inv.x >>= 12;
-    M->s_mul = M->s_inv;
-    M->s1_mul = M->s1_inv;
+    arrange_scales(M);
 }
-
-#include "kernels_u64x8.inc"
 
 
 bool ntt_ifma_available(void)

@@ -25,4 +25,18 @@ NTT_INLINE __mmask8 tail(size_t j, size_t len)
     return len - j >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (len - j)) - 1);
 }
 
+/* The lanes of k at a: a plain load or store where k holds all eight (a
+   masked one costs more on AMD Zen, where only a tail needs it), none at
+   all where k is empty (see put_out in kernels_u64x8.inc). */
+NTT_INLINE V vldk(__mmask8 k, const uint64_t *a)
+{
+    return k == 0xFF ? vld(a) : _mm512_maskz_loadu_epi64(k, a);
+}
+
+NTT_INLINE void vstk(uint64_t *a, __mmask8 k, V x)
+{
+    if (k == 0xFF) vst(a, x);
+    else if (k) _mm512_mask_storeu_epi64(a, k, x);
+}
+
 #endif /* NTT_X86_U64X8_H */
