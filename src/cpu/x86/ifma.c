@@ -80,7 +80,7 @@ static void iarrange(mod_u64 *M, size_t n);
 
 #include "kernels_u64x8.inc"
 
-/* Tables: 52-bit Shoup companions, regrouped for 8-lane leaves; fix, the
+/* Tables: 52-bit Shoup companions, in the template's layout; fix, the
    inverse of the factor 2^-52 that mont leaves, is 2^52 mod p. */
 static void iarrange(mod_u64 *M, size_t n)
 {
@@ -92,13 +92,9 @@ static void iarrange(mod_u64 *M, size_t n)
         M->fwx[i] >>= 12;
         M->iwx[i] >>= 12;
     }
-    ntt_cpu_regroup(M->fw, sizeof *M->fw, n, 8);
-    ntt_cpu_regroup(M->fwx, sizeof *M->fwx, n, 8);
-    ntt_cpu_regroup(M->iw, sizeof *M->iw, n, 8);
-    ntt_cpu_regroup(M->iwx, sizeof *M->iwx, n, 8);
     M->s_inv.x >>= 12;
     M->s1_inv.x >>= 12;
-    arrange_scales(M);
+    arrange_tables(M, n);
 }
 
 

@@ -75,18 +75,14 @@ static void larrange(mod_u64 *M, size_t n);
 
 #include "kernels_u64x8.inc"
 
-/* Tables as the scalar kernels hold them, regrouped for 8-lane leaves;
+/* Tables with the scalar kernels' companions, in the template's layout;
    fix, the inverse of the factor 2^-64 that mont leaves, is 2^64 mod p. */
 static void larrange(mod_u64 *M, size_t n)
 {
     const uint64_t p = M->c.p, r = (uint64_t)(((unsigned __int128)1 << 64) % p);
     M->fix.w = r;
     M->fix.x = (uint64_t)(((unsigned __int128)r << 64) / p);
-    ntt_cpu_regroup(M->fw, sizeof *M->fw, n, 8);
-    ntt_cpu_regroup(M->fwx, sizeof *M->fwx, n, 8);
-    ntt_cpu_regroup(M->iw, sizeof *M->iw, n, 8);
-    ntt_cpu_regroup(M->iwx, sizeof *M->iwx, n, 8);
-    arrange_scales(M);
+    arrange_tables(M, n);
 }
 
 const kern_u64 *ntt_lanes64_kernels_u64(const ntt_plan *plan, const ntt_modulus *m)

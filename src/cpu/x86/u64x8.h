@@ -18,6 +18,10 @@ NTT_INLINE V vsub(V a, V b) { return _mm512_sub_epi64(a, b); }
 /* x in [0, 2m) -> [0, m): below m, x - m wraps above x. */
 NTT_INLINE V vcsub(V x, V m) { return _mm512_min_epu64(x, vsub(x, m)); }
 
+/* d in (-m, m), as two's complement -> d mod m in [0, m): below zero, d
+   wraps above d + m. */
+NTT_INLINE V vcadd(V d, V m) { return _mm512_min_epu64(d, vadd(d, m)); }
+
 /* Lanes [j, len) of a vector at j: the tails of ranges that are not a
    multiple of eight. */
 NTT_INLINE __mmask8 tail(size_t j, size_t len)
