@@ -32,6 +32,7 @@ static const struct {
     {1125899437080577ull, 24},    /* the largest prime < 2^50 with 2^24 | p-1: IFMA, lazy 4p */
     {1337006139375617ull, 46},    /* the course's 51-bit modulus: FP64, or IFMA with lazy 2p */
     {2251799696244737ull, 24},    /* the largest prime < 2^51 with 2^24 | p-1 */
+    {4503599409266689ull, 24},    /* the largest prime < 2^52 with 2^24 | p-1: IFMA, lazy p */
     {1152921504577486849ull, 20}, /* the largest prime < 2^60 with 2^20 | p-1: 64-bit lanes */
     {4611685941117976577ull, 32}, /* near 2^62: 64-bit lanes (AVX-512), else scalar */
 };
@@ -224,7 +225,8 @@ static void test_batches(void)
 static void test_polymul_mod(void)
 {
     static const uint64_t mods[] = {
-        469762049, 998244353, 7340033, 1337006139375617ull, 2251799696244737ull, 4611685941117976577ull,
+        469762049, 998244353, 7340033, 1337006139375617ull, 2251799696244737ull, 4503599409266689ull,
+        4611685941117976577ull,
         1000000007, 2305843009213693951ull /* 2^61-1 */, 9223372036854775783ull /* 2^63-25 */, 2, 65536,
     };
     for (int t = 0; t < 24; t++) {
@@ -339,7 +341,9 @@ static void test_crt_edge(void)
    leave every array as it was. */
 static void test_range(void)
 {
-    static const uint64_t mods[] = {469762049, 998244353, 1337006139375617ull, 4611685941117976577ull};
+    /* u32; the u64 kernels' lazy ranges (IFMA narrow, wide, full); 64-bit lanes. */
+    static const uint64_t mods[] = {469762049,          998244353,           1125899437080577ull,
+                                    1337006139375617ull, 4503599409266689ull, 4611685941117976577ull};
     static const size_t lens[] = {9, 100, 700, 3000, 20000};
     for (int t = 0; t < 40; t++) {
         const uint64_t p = mods[t % COUNT(mods)];

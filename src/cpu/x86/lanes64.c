@@ -63,26 +63,25 @@ NTT_INLINE V mont(V a, V b, const icst *C)
     return vsub(vadd(mulhi(a, b), C->p), mulhi(t, C->p));
 }
 
-/* The tables' companion of a constant: floor(w 2^64 / p). */
-static uint64_t shoup_of(uint64_t w, uint64_t p)
+/* A constant w < p in the tables' form: (w, floor(w 2^64 / p)). */
+static tw_u64 kern_tw(uint64_t w, uint64_t p, const int rng)
 {
-    return (uint64_t)(((unsigned __int128)w << 64) / p);
+    (void)rng;
+    return (tw_u64){w, (uint64_t)(((unsigned __int128)w << 64) / p)};
 }
 
-#define KERN_WIDE 0
+/* The tables keep the scalar kernels' companions; fix, the inverse of the
+   factor 2^-64 that mont leaves, is 2^64 mod p. */
 #define KERN_ARRANGE larrange
-static void larrange(mod_u64 *M, size_t n);
+static void larrange(mod_u64 *M, size_t n, int rng);
+#define KERN_FULL 0
 
 #include "kernels_u64x8.inc"
 
-/* Tables with the scalar kernels' companions, in the template's layout;
-   fix, the inverse of the factor 2^-64 that mont leaves, is 2^64 mod p. */
-static void larrange(mod_u64 *M, size_t n)
+static void larrange(mod_u64 *M, size_t n, const int rng)
 {
-    const uint64_t p = M->c.p, r = (uint64_t)(((unsigned __int128)1 << 64) % p);
-    M->fix.w = r;
-    M->fix.x = (uint64_t)(((unsigned __int128)r << 64) / p);
-    arrange_tables(M, n);
+    arrange_scales(M, (uint64_t)(((unsigned __int128)1 << 64) % M->c.p), rng);
+    regroup_tables(M, n);
 }
 
 const kern_u64 *ntt_lanes64_kernels_u64(const ntt_plan *plan, const ntt_modulus *m)
