@@ -66,9 +66,10 @@ static bool avx2_any_geq_u64(const uint64_t *a, size_t len, uint64_t p, int thre
    of a bit length with 2^30 | q-1 (ntt_find_prime(bits, 30, i)).  Below
    2^51 the products run on the FP64 kernels, faster than the 62-bit
    integer ones by more than a fourth prime costs.  Where the IFMA kernels
-   run, each size has its own lazy range (ifma.c), and a 50-bit product
-   took 0.86x the time of a 51-bit one and 0.75x that of a 52-bit one
-   (EPYC, Zen 5, n = 2^17); a larger prime pays where it saves a prime.
+   run, each size has its own lazy range (ifma.c), the 51- and 52-bit ones
+   with more reductions per butterfly; the costs are the relative product
+   times measured on an AMD EPYC (docs/EXPERIMENTS.md), and a larger prime
+   pays where it saves a prime.
    Products of the first two, three, four primes: above 2^99.99, 2^149.98,
    2^199.97 (50 bits), 2^101.99, 2^152.99, 2^203.99 (51), 2^103.99,
    2^155.99, 2^207.98 (52). */

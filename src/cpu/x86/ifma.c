@@ -87,11 +87,18 @@ NTT_INLINE V mulw_full(V y, V w, V wq, const icst *C)
     return vsub(_mm512_madd52hi_epu64(C->p, y, w), _mm512_madd52hi_epu64(z, q, C->p));
 }
 
+static tw_u64 kern_tw(uint64_t w, uint64_t p, int rng);
+#define KERN_ARRANGE iarrange
+static void iarrange(mod_u64 *M, size_t n, int rng);
+#define KERN_FULL 1
+
+#include "kernels_u64x8.inc"
+
 /* A constant w < p in the tables' form: (w, floor(w 2^52 / p)), or for the
    full range (W, W') of mulw_full, W = w 2^52 mod p. */
 static tw_u64 kern_tw(uint64_t w, uint64_t p, const int rng)
 {
-    if (rng != 2) return (tw_u64){w, (uint64_t)(((unsigned __int128)w << 52) / p)};
+    if (rng != R_FULL) return (tw_u64){w, (uint64_t)(((unsigned __int128)w << 52) / p)};
     const uint64_t W = (uint64_t)(((unsigned __int128)w << 52) % p);
     const uint64_t pinv = (uint64_t)0 - ntt_mont_pinv64(p); /* p^-1 mod 2^64 */
     return (tw_u64){W, (W * pinv) & M52};
@@ -100,19 +107,13 @@ static tw_u64 kern_tw(uint64_t w, uint64_t p, const int rng)
 /* The tables: 52-bit Shoup companions (the 64-bit ones shifted), or the
    full range's form; fix, the inverse of the factor 2^-52 that mont
    leaves, is 2^52 mod p. */
-#define KERN_ARRANGE iarrange
-static void iarrange(mod_u64 *M, size_t n, int rng);
-#define KERN_FULL 1
-
-#include "kernels_u64x8.inc"
-
 static void iarrange(mod_u64 *M, size_t n, const int rng)
 {
     const uint64_t p = M->c.p, r = ((uint64_t)1 << 52) % p;
     arrange_scales(M, r, rng);
     if (rng == R_FULL) {
-        /* W = w r mod p through r's 64-bit Shoup companion: a table of 2^22
-           took seconds of 128-bit divisions. */
+        /* W = w r mod p through r's 64-bit Shoup companion, not a 128-bit
+           division per entry. */
         const uint64_t rq = ntt_shoup_pre64(r, p), pi = pinv52(M);
         uint64_t *const t[2][2] = {{M->fw, M->fwx}, {M->iw, M->iwx}};
         for (int k = 0; k < 2; k++)
@@ -129,7 +130,6 @@ static void iarrange(mod_u64 *M, size_t n, const int rng)
     }
     regroup_tables(M, n);
 }
-
 
 bool ntt_ifma_available(void)
 {

@@ -18,7 +18,7 @@
 
 typedef struct {
     V p, p2, pinv; /* p, 2p, p^-1 mod 2^64 */
-    V r, rq;       /* M->fix: 2^64 mod p and its companion */
+    V r, rq;       /* M->fix (2^64 mod p) in the tables' form */
 } icst;
 
 NTT_INLINE icst icst_of(const mod_u64 *M)
@@ -70,14 +70,14 @@ static tw_u64 kern_tw(uint64_t w, uint64_t p, const int rng)
     return (tw_u64){w, (uint64_t)(((unsigned __int128)w << 64) / p)};
 }
 
-/* The tables keep the scalar kernels' companions; fix, the inverse of the
-   factor 2^-64 that mont leaves, is 2^64 mod p. */
 #define KERN_ARRANGE larrange
 static void larrange(mod_u64 *M, size_t n, int rng);
 #define KERN_FULL 0
 
 #include "kernels_u64x8.inc"
 
+/* The tables keep the scalar kernels' companions; fix, the inverse of the
+   factor 2^-64 that mont leaves, is 2^64 mod p. */
 static void larrange(mod_u64 *M, size_t n, const int rng)
 {
     arrange_scales(M, (uint64_t)(((unsigned __int128)1 << 64) % M->c.p), rng);
