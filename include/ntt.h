@@ -390,8 +390,9 @@ NTT_API NTT_NODISCARD ntt_status ntt_cuda_get_info(ntt_cuda_info *info);
    product exceed min(la,lb) * (p-1)^2, which makes the result exact for
    every p < 2^63 and every length within the bound.  The set depends on the
    backend: three primes below 2^62 by default, four below 2^51 for AVX2,
-   AVX-512 and OpenMP on either (their double-precision kernels); results are
-   identical.
+   AVX-512 and OpenMP on either (their double-precision kernels), and where
+   the AVX-512 IFMA kernels run, the one of 50-, 51- or 52-bit primes that
+   multiplies the product fastest; results are identical.
    Very short inputs are multiplied by schoolbook.
    Bound: la + lb - 1 <= NTT_POLYMUL_MAX_LEN (else NTT_EINVAL).
    Plans (twiddle tables) are cached between calls, keyed by modulus, size

@@ -32,6 +32,7 @@ static const struct {
     {1125899437080577ull, 24},    /* the largest prime < 2^50 with 2^24 | p-1: IFMA, lazy 4p */
     {1337006139375617ull, 46},    /* the course's 51-bit modulus: FP64, or IFMA with lazy 2p */
     {2251799696244737ull, 24},    /* the largest prime < 2^51 with 2^24 | p-1 */
+    {4503599409266689ull, 24},    /* the largest prime < 2^52 with 2^24 | p-1: IFMA, lazy p */
     {1152921504577486849ull, 20}, /* the largest prime < 2^60 with 2^20 | p-1: 64-bit lanes */
     {4611685941117976577ull, 32}, /* near 2^62: 64-bit lanes (AVX-512), else scalar */
 };
@@ -224,7 +225,8 @@ static void test_batches(void)
 static void test_polymul_mod(void)
 {
     static const uint64_t mods[] = {
-        469762049, 998244353, 7340033, 1337006139375617ull, 2251799696244737ull, 4611685941117976577ull,
+        469762049, 998244353, 7340033, 1337006139375617ull, 2251799696244737ull, 4503599409266689ull,
+        4611685941117976577ull,
         1000000007, 2305843009213693951ull /* 2^61-1 */, 9223372036854775783ull /* 2^63-25 */, 2, 65536,
     };
     for (int t = 0; t < 24; t++) {
@@ -298,17 +300,21 @@ static uint64_t isqrt(tu128 x)
     return lo;
 }
 
-/* All-(p-1) products right at the edge where ntt_polymul_mod goes from two
-   CRT primes to three, for the prime set of the AVX2 kernels (below 2^51,
-   see avx2.c; the OpenMP backend uses it when the CPU has AVX2), against
-   the scalar backend, whose primes lie near 2^62. */
+/* All-(p-1) products right at the edges where a set of CRT primes goes
+   from two primes to three, for the x86 backends' sets (50, 51 and 52
+   bits, see avx2.c; the OpenMP backend uses them when the CPU has AVX2):
+   where the IFMA kernels run, ntt_polymul_mod changes sets there.
+   Against the scalar backend, whose primes lie near 2^62. */
 static void test_crt_edge(void)
 {
-    static const uint64_t q0 = 2251792297492481ull, q1 = 2251756864012289ull;
+    static const uint64_t q[][2] = {{1125845146009601ull, 1125844072267777ull},
+                                    {2251792297492481ull, 2251756864012289ull},
+                                    {4503579226275841ull, 4503567415115777ull}};
     static const size_t ls[] = {9, 33, 1000};
-    for (size_t i = 0; i < COUNT(ls); i++) {
-        const size_t l = ls[i], lb = l + (size_t)rnd_below(40);
-        const uint64_t pm = isqrt(((tu128)q0 * q1 - 1) / l) + 1;
+    for (size_t i = 0; i < COUNT(ls) * COUNT(q); i++) {
+        const size_t l = ls[i % COUNT(ls)], lb = l + (size_t)rnd_below(40);
+        const uint64_t *qs = q[i / COUNT(ls)];
+        const uint64_t pm = isqrt(((tu128)qs[0] * qs[1] - 1) / l) + 1;
         for (uint64_t d = 0; d < 2; d++) {
             const uint64_t p = pm + d - 1; /* the last p on two primes, the first on three */
             uint64_t *a = xmalloc(l * 8), *b = xmalloc(lb * 8), *r = xmalloc((l + lb) * 8), *x = xmalloc((l + lb) * 8);
@@ -339,7 +345,9 @@ static void test_crt_edge(void)
    leave every array as it was. */
 static void test_range(void)
 {
-    static const uint64_t mods[] = {469762049, 998244353, 1337006139375617ull, 4611685941117976577ull};
+    /* u32; the u64 kernels' lazy ranges (IFMA narrow, wide, full); 64-bit lanes. */
+    static const uint64_t mods[] = {469762049,          998244353,           1125899437080577ull,
+                                    1337006139375617ull, 4503599409266689ull, 4611685941117976577ull};
     static const size_t lens[] = {9, 100, 700, 3000, 20000};
     for (int t = 0; t < 40; t++) {
         const uint64_t p = mods[t % COUNT(mods)];

@@ -1,8 +1,9 @@
 /* test_ifma: the AVX-512 backend bit for bit against the scalar one
    (backend_check.c) where it runs the IFMA kernels for u64 primes below
-   2^51 (backend_check's primes include one below 2^50 and two between 2^50
-   and 2^51, the kernels' two lazy ranges); skipped (exit 77) on a CPU
-   without AVX-512 IFMA.  test_avx512 covers the FP64 kernels there. */
+   2^52 (backend_check's primes include one below 2^50, two between 2^50
+   and 2^51 and one between 2^51 and 2^52, the kernels' three lazy
+   ranges); skipped (exit 77) on a CPU without AVX-512 IFMA.  test_avx512
+   covers the FP64 and 64-bit-lane kernels there. */
 #include "backend_check.h"
 
 int main(void)

@@ -129,18 +129,32 @@ typedef struct ntt_backend_ops {
 } ntt_backend_ops;
 
 extern const ntt_backend_ops ntt_scalar_ops;
-/* The CRT primes of ntt_polymul_mod on these backends, which multiply
-   fastest below 2^51 (see polymul_mod.c, crt_set). */
+
+/* A set of CRT primes for ntt_polymul_mod: count primes of one bit length
+   in descending order, each with 2^30 | q-1, and the time one product
+   takes on them relative to the backend's other sets (cost).  polymul_mod.c
+   multiplies over the set whose primes, as many as the product needs,
+   cost least. */
+typedef struct {
+    const uint64_t *q;
+    size_t count;
+    unsigned cost;
+} ntt_crt_set;
+
+/* The CRT prime sets of these backends (which multiply fastest below
+   2^51, or 2^52 on IFMA: see avx2.c). */
 #ifdef NTT_HAVE_AVX2
 extern const ntt_backend_ops ntt_avx2_ops;
-size_t ntt_avx2_crt_primes(const uint64_t **q);
+/* avx512: for the AVX-512 kernels (the AVX-512 backend, and the OpenMP one
+   where it runs them), else the AVX2 ones. */
+size_t ntt_x86_crt_sets(bool avx512, const ntt_crt_set **sets);
 #endif
 #ifdef NTT_HAVE_AVX512
-extern const ntt_backend_ops ntt_avx512_ops; /* CRT primes: ntt_avx2_crt_primes */
+extern const ntt_backend_ops ntt_avx512_ops; /* CRT primes: ntt_x86_crt_sets */
 #endif
 #ifdef NTT_HAVE_OPENMP
 extern const ntt_backend_ops ntt_openmp_ops;
-size_t ntt_openmp_crt_primes(const uint64_t **q);
+size_t ntt_openmp_crt_sets(const ntt_crt_set **sets);
 #endif
 #ifdef NTT_HAVE_CUDA
 extern const ntt_backend_ops ntt_cuda_ops;

@@ -172,23 +172,23 @@ static void reduce_into(uint64_t *dst, const uint64_t *src, size_t len, uint64_t
     for (size_t i = 0; i < len; i++) dst[i] = ntt_csub64(ntt_shoup64(src[i], 1, oneq, q), q);
 }
 
-/* The CRT primes backend be multiplies fastest, *q set to them in
-   descending order; returns how many (at most CRT_MAX).  Every set shares
-   one bit length, has 2^30 | q-1 and exceeds 2^155 > min(la,lb) (p-1)^2
+/* The CRT prime sets of backend be (see ntt_crt_set); every set has at
+   most CRT_MAX primes, whose product exceeds 2^185 > min(la,lb) (p-1)^2
    for every admissible input. */
-static size_t crt_set(ntt_backend be, const uint64_t **q)
+static size_t crt_sets(ntt_backend be, const ntt_crt_set **sets)
 {
+    static const ntt_crt_set def[] = {{ntt_crt_primes, 3, 100}};
     switch (be) {
 #ifdef NTT_HAVE_AVX2
-    case NTT_BACKEND_AVX2: return ntt_avx2_crt_primes(q);
+    case NTT_BACKEND_AVX2: return ntt_x86_crt_sets(false, sets);
 #endif
 #ifdef NTT_HAVE_AVX512
-    case NTT_BACKEND_AVX512: return ntt_avx2_crt_primes(q);
+    case NTT_BACKEND_AVX512: return ntt_x86_crt_sets(true, sets);
 #endif
 #ifdef NTT_HAVE_OPENMP
-    case NTT_BACKEND_OPENMP: return ntt_openmp_crt_primes(q);
+    case NTT_BACKEND_OPENMP: return ntt_openmp_crt_sets(sets);
 #endif
-    default: *q = ntt_crt_primes; return 3;
+    default: *sets = def; return 1;
     }
 }
 
@@ -255,12 +255,28 @@ static size_t crt_count(size_t la, size_t lb, uint64_t p, const uint64_t *q, siz
     return nq;
 }
 
+/* The primes (*q, how many returned) of be's set that multiplies this
+   product fastest: as many as it needs (crt_count) times the set's cost,
+   the first set on a tie.  The product is exact on any of them. */
+static size_t crt_pick(ntt_backend be, size_t la, size_t lb, uint64_t p, const uint64_t **q)
+{
+    const ntt_crt_set *s;
+    const size_t ns = crt_sets(be, &s);
+    size_t best = 0, t = 0;
+    for (size_t k = 0; k < ns; k++) {
+        const size_t tk = crt_count(la, lb, p, s[k].q, s[k].count);
+        if (k == 0 || tk * s[k].cost < t * s[best].cost) best = k, t = tk;
+    }
+    *q = s[best].q;
+    return t;
+}
+
 static ntt_status via_crt(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b, size_t lb,
                           uint64_t p, size_t n, ntt_backend be, const mul_opts *m)
 {
     const uint64_t *q;
-    const size_t nq = crt_set(be, &q);
-    const size_t lc = la + lb - 1, t = crt_count(la, lb, p, q, nq);
+    const size_t t = crt_pick(be, la, lb, p, &q);
+    const size_t lc = la + lb - 1;
     uint64_t *buf = malloc((t * lc + la + lb) * sizeof *buf);
     if (!buf) return NTT_ENOMEM;
     uint64_t *r[CRT_MAX];

@@ -60,8 +60,8 @@ const kern_u64 *ntt_lanes64_kernels_u64(const ntt_plan *plan, const ntt_modulus 
 #endif
 #ifdef NTT_HAVE_IFMA
 /* x86/ifma.c: whether the CPU has AVX-512 IFMA (with F, VL, BW, DQ), and
-   the IFMA kernels for modulus m of the plan (Shoup, p < 2^51, this CPU),
-   else NULL. */
+   the IFMA kernels for modulus m of the plan (Shoup, p < 2^52, this CPU,
+   ntt_cpu_ifma_enabled), else NULL. */
 bool ntt_ifma_available(void);
 const kern_u64 *ntt_ifma_kernels_u64(const ntt_plan *plan, const ntt_modulus *m);
 #endif

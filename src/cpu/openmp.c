@@ -205,13 +205,17 @@ static ntt_status omp_polymul(ntt_plan *plan, void *c, size_t lc, const void *a,
 }
 
 /* The CRT primes of the kernels this backend runs. */
-size_t ntt_openmp_crt_primes(const uint64_t **q)
+size_t ntt_openmp_crt_sets(const ntt_crt_set **sets)
 {
-#ifdef NTT_HAVE_AVX2
-    if (ntt_avx2_ops.available()) return ntt_avx2_crt_primes(q);
+    static const ntt_crt_set def[] = {{ntt_crt_primes, 3, 100}};
+#ifdef NTT_HAVE_AVX512
+    if (ntt_avx512_ops.available()) return ntt_x86_crt_sets(true, sets);
 #endif
-    *q = ntt_crt_primes;
-    return 3;
+#ifdef NTT_HAVE_AVX2
+    if (ntt_avx2_ops.available()) return ntt_x86_crt_sets(false, sets);
+#endif
+    *sets = def;
+    return 1;
 }
 
 /* ntt_polymul_mod's input check, split like the transforms. */

@@ -62,19 +62,39 @@ static bool avx2_any_geq_u64(const uint64_t *a, size_t len, uint64_t p, int thre
     return false;
 }
 
-/* The CRT primes of ntt_polymul_mod on the x86 backends: below 2^51, so
-   that the products run on the FP64 kernels, or the IFMA ones where the
-   CPU has them (wide lazy range, ifma.c), which are faster than the
-   62-bit integer ones by more than a fourth prime costs; the largest four
-   with 2^30 | q-1 (ntt_find_prime(51, 30, i)).  Products of the first two,
-   three, four: above 2^101.99, 2^152.99, 2^203.99. */
+/* The CRT primes of ntt_polymul_mod on the x86 backends: the largest four
+   of a bit length with 2^30 | q-1 (ntt_find_prime(bits, 30, i)).  Below
+   2^51 the products run on the FP64 kernels, faster than the 62-bit
+   integer ones by more than a fourth prime costs.  Where the IFMA kernels
+   run, each size has its own lazy range (ifma.c), the 51- and 52-bit ones
+   with more reductions per butterfly; the costs are the relative product
+   times measured on an AMD EPYC (docs/EXPERIMENTS.md), and a larger prime
+   pays where it saves a prime.
+   Products of the first two, three, four primes: above 2^99.99, 2^149.98,
+   2^199.97 (50 bits), 2^101.99, 2^152.99, 2^203.99 (51), 2^103.99,
+   2^155.99, 2^207.98 (52). */
+static const uint64_t crt50[4] = {1125845146009601ull, 1125844072267777ull,
+                                  1125825818656769ull, 1125818302464001ull};
 static const uint64_t crt51[4] = {2251792297492481ull, 2251756864012289ull,
                                   2251747200335873ull, 2251740757884929ull};
+static const uint64_t crt52[4] = {4503579226275841ull, 4503567415115777ull,
+                                  4503557751439361ull, 4503556677697537ull};
 
-size_t ntt_avx2_crt_primes(const uint64_t **q)
+size_t ntt_x86_crt_sets(bool avx512, const ntt_crt_set **sets)
 {
-    *q = crt51;
-    return 4;
+    static const ntt_crt_set fp64[] = {{crt51, 4, 100}};
+    static const ntt_crt_set ifma[] = {{crt50, 4, 100}, {crt51, 4, 116}, {crt52, 4, 134}};
+#ifdef NTT_HAVE_IFMA
+    if (avx512 && ntt_cpu_ifma_enabled() && ntt_ifma_available()) {
+        *sets = ifma;
+        return 3;
+    }
+#else
+    (void)avx512;
+    (void)ifma;
+#endif
+    *sets = fp64;
+    return 1;
 }
 
 const ntt_backend_ops ntt_avx2_ops = {

@@ -8,17 +8,17 @@
  * y, q = hi64(y w') and r = lo64(y w) - lo64(q p) = y w - q p lies in
  * [0, 2p): q > y w / p - y / 2^64 - 1.  The high halves come from four
  * 32 x 32 products (vpmuludq), the low ones from vpmullq.  Products of two
- * variables are Montgomery's (R = 2^64) on a < p and b < 2p, giving
- * a b / R in [0, 2p), then a Shoup product by R mod p, so they leave no
- * factor.
+ * variables are Montgomery's (R = 2^64, mont), a b / R in [0, 2p) for
+ * a b < p R; the public one then multiplies by R mod p (mul2), the product
+ * path folds R into its scale (kernels_u64x8.inc).
  */
 #include "u64x8.h"
 
 #include <string.h>
 
 typedef struct {
-    V p, p2, pinv; /* p, 2p, -p^-1 mod 2^64 */
-    V r, rq;       /* M->fix: 2^64 mod p and its companion */
+    V p, p2, pinv; /* p, 2p, p^-1 mod 2^64 */
+    V r, rq;       /* M->fix (2^64 mod p) in the tables' form */
 } icst;
 
 NTT_INLINE icst icst_of(const mod_u64 *M)
@@ -26,7 +26,7 @@ NTT_INLINE icst icst_of(const mod_u64 *M)
     icst C;
     C.p = v1(M->c.p);
     C.p2 = v1(2 * M->c.p);
-    C.pinv = v1(M->c.pinv);
+    C.pinv = v1(0 - M->c.pinv); /* c.pinv is -p^-1 mod 2^64 */
     C.r = v1(M->fix.w);
     C.rq = v1(M->fix.x);
     return C;
@@ -52,36 +52,37 @@ NTT_INLINE V mulw(V y, V w, V wq, const icst *C)
     return vsub(_mm512_mullo_epi64(y, w), _mm512_mullo_epi64(q, C->p));
 }
 
-/* a < p, b < 2p -> a b mod p in [0, 2p). */
-NTT_INLINE V mul2(V a, V b, const icst *C)
+/* a b < p 2^64 -> a b 2^-64 mod p in [1, 2p): with t = lo64(a b) p^-1,
+   t p and a b agree in their low 64 bits, so p + hi64(a b) - hi64(t p) is
+   p + (a b - t p) / 2^64, in [1, 2p) as both products are below p 2^64
+   (and below 2^63 as a sum: p < 2^62). */
+NTT_INLINE V mont(V a, V b, const icst *C)
 {
     const V lo = _mm512_mullo_epi64(a, b);
-    V hi = mulhi(a, b);
-    const V t = mulhi(_mm512_mullo_epi64(lo, C->pinv), C->p);
-    /* lo + lo64(m p) is 0 when lo is, else 2^64: the carry into hi. */
-    hi = _mm512_mask_add_epi64(hi, _mm512_test_epi64_mask(lo, lo), hi, v1(1));
-    return mulw(vadd(hi, t), C->r, C->rq, C); /* a b 2^-64 mod p, [0, 2p), times 2^64 */
+    const V t = _mm512_mullo_epi64(lo, C->pinv);
+    return vsub(vadd(mulhi(a, b), C->p), mulhi(t, C->p));
 }
 
-/* Tables as the scalar kernels hold them, regrouped for 8-lane leaves.
-   The products leave no factor, so the scales are the inverse's; fix is
-   2^64 mod p, the inverse of mul2's Montgomery factor. */
-static void larrange(mod_u64 *M, size_t n)
+/* A constant w < p in the tables' form: (w, floor(w 2^64 / p)). */
+static tw_u64 kern_tw(uint64_t w, uint64_t p, const int rng)
 {
-    const uint64_t p = M->c.p, r = (uint64_t)(((unsigned __int128)1 << 64) % p);
-    M->fix.w = r;
-    M->fix.x = (uint64_t)(((unsigned __int128)r << 64) / p);
-    ntt_cpu_regroup(M->fw, sizeof *M->fw, n, 8);
-    ntt_cpu_regroup(M->fwx, sizeof *M->fwx, n, 8);
-    ntt_cpu_regroup(M->iw, sizeof *M->iw, n, 8);
-    ntt_cpu_regroup(M->iwx, sizeof *M->iwx, n, 8);
-    M->s_mul = M->s_inv;
-    M->s1_mul = M->s1_inv;
+    (void)rng;
+    return (tw_u64){w, (uint64_t)(((unsigned __int128)w << 64) / p)};
 }
 
-#define KERN_WIDE 0
 #define KERN_ARRANGE larrange
+static void larrange(mod_u64 *M, size_t n, int rng);
+#define KERN_FULL 0
+
 #include "kernels_u64x8.inc"
+
+/* The tables keep the scalar kernels' companions; fix, the inverse of the
+   factor 2^-64 that mont leaves, is 2^64 mod p. */
+static void larrange(mod_u64 *M, size_t n, const int rng)
+{
+    arrange_scales(M, (uint64_t)(((unsigned __int128)1 << 64) % M->c.p), rng);
+    regroup_tables(M, n);
+}
 
 const kern_u64 *ntt_lanes64_kernels_u64(const ntt_plan *plan, const ntt_modulus *m)
 {

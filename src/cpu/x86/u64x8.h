@@ -18,11 +18,29 @@ NTT_INLINE V vsub(V a, V b) { return _mm512_sub_epi64(a, b); }
 /* x in [0, 2m) -> [0, m): below m, x - m wraps above x. */
 NTT_INLINE V vcsub(V x, V m) { return _mm512_min_epu64(x, vsub(x, m)); }
 
+/* d in (-m, m), as two's complement -> d mod m in [0, m): below zero, d
+   wraps above d + m. */
+NTT_INLINE V vcadd(V d, V m) { return _mm512_min_epu64(d, vadd(d, m)); }
+
 /* Lanes [j, len) of a vector at j: the tails of ranges that are not a
    multiple of eight. */
 NTT_INLINE __mmask8 tail(size_t j, size_t len)
 {
     return len - j >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (len - j)) - 1);
+}
+
+/* The lanes of k at a: a plain load or store where k holds all eight (a
+   masked one costs more on AMD Zen, where only a tail needs it), none at
+   all where k is empty (see put_out in kernels_u64x8.inc). */
+NTT_INLINE V vldk(__mmask8 k, const uint64_t *a)
+{
+    return k == 0xFF ? vld(a) : _mm512_maskz_loadu_epi64(k, a);
+}
+
+NTT_INLINE void vstk(uint64_t *a, __mmask8 k, V x)
+{
+    if (k == 0xFF) vst(a, x);
+    else if (k) _mm512_mask_storeu_epi64(a, k, x);
 }
 
 #endif /* NTT_X86_U64X8_H */
