@@ -25,6 +25,7 @@
 
 #include <cuda_runtime_api.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
