@@ -7,6 +7,7 @@
 # (the tests build the same sources on the CPU stand-ins).
 set(NTT_MULTIGPU_SOURCES
   src/multigpu/context.c
+  src/multigpu/errors.c
   src/multigpu/workers.c
   src/multigpu/partition.c
   src/multigpu/batch.c

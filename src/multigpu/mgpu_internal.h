@@ -4,7 +4,8 @@
    key switch, the window pieces of src/rns/rns_cuda.h; the four-step split
    comes from src/core/fourstep.h, shared with libntt_mpi.
 
-     context.c     contexts (device lists), errors, agreement
+     context.c     contexts (device lists), NCCL groups, agreement
+     errors.c      the last error and the statuses of CUDA and NCCL results
      workers.c     mgpu_each and the launching threads, one per local GPU
      mpi_context.c the same context over an MPI communicator
      partition.c   the batch ranges
