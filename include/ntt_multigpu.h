@@ -25,7 +25,7 @@
  *    all-to-all) per transform.
  *  - The hybrid key switch of ntt_rns.h with the RNS limbs partitioned
  *    (ntt_mgpu_ks): each GPU owns a share of the limbs of Q and of P; the
- *    digits and the P parts are gathered with grouped ncclBroadcast.
+ *    digits and the P parts are gathered with grouped ncclSend/ncclRecv.
  *
  * Conventions (as ntt.h unless said otherwise):
  *  - Every function returns an ntt_status (NTT_OK is 0); nothing prints,
@@ -298,15 +298,17 @@ NTT_API NTT_NODISCARD ntt_status ntt_mgpu_large_gather_u32(ntt_mgpu_large *plan,
  * What each GPU does, at level l (beta(l) digits):
  *  1. its input limbs to coefficient form (one batched INTT);
  *  2. digit by digit, the digit's limbs (coefficient form) gathered onto
- *     every GPU: one ncclBroadcast from each GPU owning some of them, all
- *     in one NCCL group, on a second stream of the GPU, so that the gather
- *     of digit j+1 runs while digit j converts (CUDA events order them);
+ *     every GPU: each GPU owning some of them sends them to every other
+ *     (ncclSend/ncclRecv, all in one NCCL group), on a second stream of
+ *     the GPU, so that the gather of digit j+1 runs while digit j converts
+ *     (CUDA events order them);
  *  3. each digit converted (FastBConv) to the GPU's limbs of Q_l and P
- *     outside it, and those rows transformed;
+ *     outside it, and those rows transformed; the digits the GPU owns
+ *     whole first (they wait for no gather);
  *  4. the inner product with its key limbs (local), giving its limbs of
  *     both sums;
  *  5. modDown: its P limbs of both sums to coefficient form, gathered onto
- *     every GPU (two ncclBroadcast per GPU owning P limbs, one NCCL group);
+ *     every GPU (sent as in 2, one NCCL group);
  *     each GPU converts P to its Q limbs, transforms, subtracts and scales
  *     by P^-1.
  * Traffic: GPU g receives (l+1 - q_level(g) + 2 (K - p_count(g))) N 8 bytes
@@ -394,12 +396,12 @@ NTT_API NTT_NODISCARD ntt_status ntt_mgpu_keyswitch_host(ntt_mgpu_ks *ks, size_t
    waits for it), each the slowest local GPU's.  Arrays are per local GPU. */
 typedef struct ntt_mgpu_ks_stats {
     uint64_t calls;         /* key switches enqueued */
-    uint64_t collectives;   /* ncclBroadcast operations (each once, not once per GPU) */
+    uint64_t collectives;   /* ncclSend operations (each with its ncclRecv) */
     uint64_t groups;        /* NCCL groups: one per digit, one per modDown */
     uint64_t modup_bytes[NTT_MGPU_MAX_LOCAL];   /* received in the digits' gathers */
     uint64_t moddown_bytes[NTT_MGPU_MAX_LOCAL]; /* received in modDown's gather */
     uint64_t sent_bytes[NTT_MGPU_MAX_LOCAL];    /* the GPU's limbs delivered to the
-                                                   others: rows broadcast x (G - 1) */
+                                                   others: rows sent x (G - 1) */
     double total_s;          /* the compute stream's span, start to end */
     double compute_s;        /* its kernels and copies: the span less its waits */
     double modup_gather_s;   /* first digit gather's start to the last one's end */

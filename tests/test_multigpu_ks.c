@@ -202,6 +202,7 @@ static void check_stats(env *E, size_t l, const ntt_mgpu_ks_stats *a, const ntt_
         }
     }
     for (int g = 0; g < G; g++) coll += 2 * (first_of(E->np, g + 1, G) > first_of(E->np, g, G));
+    coll *= (uint64_t)(G - 1); /* each owner sends to every peer */
     CHECK_EQ(1, b->calls - a->calls, "%s l=%zu calls", E->tag, l);
     CHECK_EQ(G > 1 ? beta + 1 : 0, b->groups - a->groups, "%s l=%zu groups", E->tag, l);
     CHECK_EQ(G > 1 ? coll : 0, b->collectives - a->collectives, "%s l=%zu collectives", E->tag, l);

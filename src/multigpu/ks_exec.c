@@ -1,10 +1,11 @@
 /* The key switch with limbs partitioned: the device-pointer call
    (ntt_multigpu.h).  Each GPU's work goes to two streams: its context
    stream S (the input's INTT, each digit's conversion and transforms, the
-   inner product, modDown) and its gathers' stream K (one NCCL group per
-   digit, one for modDown's P rows), ordered by events: K starts when S has
+   inner product, modDown) and its gathers' stream K (one NCCL group of
+   sends and receives per digit, one for modDown's P rows), ordered by events: K starts when S has
    the input in coefficient form; digit j's conversion on S waits for digit
-   j's gather only, so that the gather of digit j+1 runs meanwhile; S's
+   j's gather only, so that the gather of digit j+1 runs meanwhile, and a
+   GPU converts first the digits it owns whole, which wait for none; S's
    modDown waits for the P rows' gather, which waits for S's inner product.
    The stages are the window pieces of the CUDA RNS stages
    (src/rns/rns_cuda.h) on the GPU's limbs. */
@@ -70,27 +71,42 @@ static void owned(const ntt_mgpu_ks *ks, int o, size_t first, size_t end, size_t
     if (*b < *a) *b = *a;
 }
 
-/* Inside a group, local GPU l's part of digit j's gather: one broadcast
-   from each GPU owning some of the digit's limbs, in place in coef. */
+/* Inside a group, local GPU l's part of spreading `words` words at rows,
+   which global GPU o owns, to every other GPU: o sends them to each peer
+   (point to point, so that every pair's NVLink carries its share at once,
+   where a broadcast's ring would pass them on hop by hop), the others
+   receive them in place.  Adds the bytes to *in or *out. */
+static ntt_status spread(ntt_mgpu_ctx *ctx, const ntt_mgpu_ks *ks, int l, uint64_t *rows,
+                         size_t words, int o, uint64_t *in, uint64_t *out)
+{
+    const int g = ctx->first + l;
+    if (g != o) {
+        *in += words * 8;
+        return mgpu_nccl(ctx, ncclRecv(rows, words, ncclUint64, o, ctx->comm[l], ks->gather[l]));
+    }
+    ntt_status st = NTT_OK;
+    for (int peer = 0; peer < ctx->gpus && st == NTT_OK; peer++)
+        if (peer != g)
+            st = mgpu_nccl(ctx, ncclSend(rows, words, ncclUint64, peer, ctx->comm[l], ks->gather[l]));
+    *out += words * 8 * (uint64_t)(ctx->gpus - 1);
+    return st;
+}
+
+/* Inside a group, local GPU l's part of digit j's gather: each GPU's
+   rows of the digit to every other, in place in coef. */
 static ntt_status gather_digit(ntt_mgpu_ctx *ctx, int l, void *arg)
 {
     ks_call *c = arg;
     ntt_mgpu_ks *ks = c->ks;
-    const int g = ctx->first + l;
     const size_t n = ks->n, first = c->j * ks->alpha;
     const size_t end = first + ks->alpha < c->l + 1 ? first + ks->alpha : c->l + 1;
     ntt_status st = NTT_OK;
     for (int o = 0; o < ctx->gpus && st == NTT_OK; o++) {
         size_t a, b;
         owned(ks, o, first, end, &a, &b);
-        if (a == b) continue;
-        uint64_t *rows = ks->coef[l] + a * n;
-        st = mgpu_nccl(ctx, ncclBroadcast(rows, rows, (b - a) * n, ncclUint64, o, ctx->comm[l],
-                                          ks->gather[l]));
-        if (o == g)
-            ks->stats.sent_bytes[l] += (b - a) * n * 8 * (uint64_t)(ctx->gpus - 1);
-        else
-            ks->stats.modup_bytes[l] += (b - a) * n * 8;
+        if (a < b)
+            st = spread(ctx, ks, l, ks->coef[l] + a * n, (b - a) * n, o, &ks->stats.modup_bytes[l],
+                        &ks->stats.sent_bytes[l]);
     }
     return st;
 }
@@ -101,15 +117,24 @@ static ntt_status digit_in(ntt_mgpu_ctx *ctx, int l, void *arg)
     return rec(ctx, c->ks, l, KS_EV_DIG + c->j, c->ks->gather[l]);
 }
 
-/* S: digit j converted to the GPU's rows outside it, once gathered. */
-static ntt_status convert_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
+/* Whether global GPU g owns every limb of digit j of Q_l: then its
+   conversion needs no gather. */
+static bool own_digit(const ntt_mgpu_ks *ks, int g, size_t l, size_t j)
 {
-    const ks_call *c = arg;
+    const size_t first = j * ks->alpha;
+    const size_t end = first + ks->alpha < l + 1 ? first + ks->alpha : l + 1;
+    return ks->q0[g] <= first && end <= ks->q0[g + 1];
+}
+
+/* S: digit j converted to the GPU's rows outside it, once gathered. */
+static ntt_status convert(ntt_mgpu_ctx *ctx, int l, const ks_call *c, size_t j)
+{
     const ntt_mgpu_ks *ks = c->ks;
-    const ntt_rns_win w = window(ks, ctx->first + l, c->l);
+    const int g = ctx->first + l;
+    const ntt_rns_win w = window(ks, g, c->l);
     const cudaStream_t s = ctx->stream[l];
-    const size_t n = ks->n, dn = ks->dnum, j = c->j;
-    ntt_status st = after(ctx, ks, l, KS_EV_DIG + j, s);
+    const size_t n = ks->n, dn = ks->dnum;
+    ntt_status st = own_digit(ks, g, c->l, j) ? NTT_OK : after(ctx, ks, l, KS_EV_DIG + j, s);
     if (st == NTT_OK) st = rec(ctx, ks, l, KS_EV_DIG + dn + j, s);
     if (st == NTT_OK)
         st = rns(ctx, ks, l,
@@ -119,21 +144,30 @@ static ntt_status convert_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
     return st;
 }
 
-/* S: the inner product on the GPU's rows (the P rows into their places in
-   pp) and the P rows to coefficient form; then K may gather them. */
-static ntt_status inner_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
+/* S: every digit converted, those the GPU owns first (they wait for no
+   gather, so the first gathers run meanwhile); then the inner product on
+   the GPU's rows (the P rows into their places in pp) and the P rows to
+   coefficient form; then K may gather them. */
+static ntt_status compute_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
 {
-    const ks_call *c = arg;
-    const ntt_mgpu_ks *ks = c->ks;
+    ks_call *c = arg;
+    ntt_mgpu_ks *ks = c->ks;
     const int g = ctx->first + l;
+    ntt_status st = NTT_OK;
+    for (int owned_pass = 1; owned_pass >= 0; owned_pass--)
+        for (size_t j = 0; j < c->beta && st == NTT_OK; j++)
+            if (own_digit(ks, g, c->l, j) == (owned_pass == 1)) {
+                st = convert(ctx, l, c, j);
+                ks->last_digit[l] = j;
+            }
     const ntt_rns_win w = window(ks, g, c->l);
     const cudaStream_t s = ctx->stream[l];
     const size_t n = ks->n;
     uint64_t *p0 = ks->pp[l] + w.p0 * n, *p1 = ks->pp[l] + (ks->np + w.p0) * n;
-    ntt_status st = rns(ctx, ks, l,
-                        ntt_rns_cuda_win_inner(ks->rns[l], c->l, w, ks->ext[l], c->in[l],
-                                               c->key[l], ks_qcount(ks, g), c->out0[l],
-                                               c->out1[l], p0, p1, s));
+    if (st == NTT_OK)
+        st = rns(ctx, ks, l,
+                 ntt_rns_cuda_win_inner(ks->rns[l], c->l, w, ks->ext[l], c->in[l], c->key[l],
+                                        ks_qcount(ks, g), c->out0[l], c->out1[l], p0, p1, s));
     for (int z = 0; z < 2 && st == NTT_OK && w.pn; z++)
         st = rns(ctx, ks, l, ntt_rns_cuda_win_transform(ks->rns[l], ks->nq + w.p0, w.pn,
                                                         z ? p1 : p0, s, true));
@@ -143,26 +177,17 @@ static ntt_status inner_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
 }
 
 /* Inside a group, local GPU l's part of modDown's gather: each GPU's P
-   rows of both sums, broadcast in place in pp. */
+   rows of both sums to every other, in place in pp. */
 static ntt_status gather_p(ntt_mgpu_ctx *ctx, int l, void *arg)
 {
     ks_call *c = arg;
     ntt_mgpu_ks *ks = c->ks;
-    const int g = ctx->first + l;
     const size_t n = ks->n;
     ntt_status st = NTT_OK;
-    for (int o = 0; o < ctx->gpus && st == NTT_OK; o++) {
-        const size_t cnt = ks_pcount(ks, o);
-        for (size_t z = 0; z < 2 && cnt && st == NTT_OK; z++) {
-            uint64_t *rows = ks->pp[l] + (z * ks->np + ks->p0[o]) * n;
-            st = mgpu_nccl(ctx, ncclBroadcast(rows, rows, cnt * n, ncclUint64, o, ctx->comm[l],
-                                              ks->gather[l]));
-            if (o == g)
-                ks->stats.sent_bytes[l] += cnt * n * 8 * (uint64_t)(ctx->gpus - 1);
-            else
-                ks->stats.moddown_bytes[l] += cnt * n * 8;
-        }
-    }
+    for (int o = 0; o < ctx->gpus && st == NTT_OK; o++)
+        for (size_t z = 0; z < 2 && ks_pcount(ks, o) && st == NTT_OK; z++)
+            st = spread(ctx, ks, l, ks->pp[l] + (z * ks->np + ks->p0[o]) * n, ks_pcount(ks, o) * n,
+                        o, &ks->stats.moddown_bytes[l], &ks->stats.sent_bytes[l]);
     return st;
 }
 
@@ -203,7 +228,10 @@ ntt_status mgpu_ks_run(ntt_mgpu_ks *ks, size_t l, const uint64_t *const *in,
     ks_call c = {ks, l, ntt_rns_digits(ks->rns[0], l), 0, in, key, out0, out1};
     ks->timed = false;
     ks->stats.calls++;
-    ntt_status st = mgpu_each(ctx, false, start_gpu, &c);
+    /* The GPUs' own streams are fed by their launching threads; the
+       gathers by this one (NCCL groups of every local GPU have one
+       issuer). */
+    ntt_status st = mgpu_each(ctx, true, start_gpu, &c);
     /* Every gather first, so that K has them all while S converts. */
     for (c.j = 0; c.j < c.beta; c.j++) {
         const size_t first = c.j * ks->alpha;
@@ -214,15 +242,14 @@ ntt_status mgpu_ks_run(ntt_mgpu_ks *ks, size_t l, const uint64_t *const *in,
             owned(ks, o, first, end, &a, &b);
             owners += a < b;
         }
-        st = gather(ks, gather_digit, &c, st, owners);
+        st = gather(ks, gather_digit, &c, st, owners * (size_t)(ctx->gpus - 1));
         if (st == NTT_OK) st = mgpu_each(ctx, false, digit_in, &c);
     }
-    for (c.j = 0; c.j < c.beta && st == NTT_OK; c.j++) st = mgpu_each(ctx, false, convert_gpu, &c);
-    if (st == NTT_OK) st = mgpu_each(ctx, false, inner_gpu, &c);
+    if (st == NTT_OK) st = mgpu_each(ctx, true, compute_gpu, &c);
     size_t powners = 0;
     for (int o = 0; o < ctx->gpus; o++) powners += ks_pcount(ks, o) > 0;
-    st = gather(ks, gather_p, &c, st, 2 * powners);
-    if (st == NTT_OK) st = mgpu_each(ctx, false, down_gpu, &c);
+    st = gather(ks, gather_p, &c, st, 2 * powners * (size_t)(ctx->gpus - 1));
+    if (st == NTT_OK) st = mgpu_each(ctx, true, down_gpu, &c);
     if (st == NTT_OK) {
         ks->timed = true;
         ks->last_beta = c.beta;

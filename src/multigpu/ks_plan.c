@@ -170,7 +170,7 @@ static ntt_status times_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
     /* The spans: compute-stream segments between its waits, and the two
        gathers on the other stream. */
     const cudaEvent_t seg[][2] = {{ev[KS_EV_START], ev[KS_EV_INTT]},
-                                  {ev[KS_EV_DIG + 2 * dn + beta - 1], ev[KS_EV_INNER]},
+                                  {ev[KS_EV_DIG + 2 * dn + ks->last_digit[l]], ev[KS_EV_INNER]},
                                   {ev[KS_EV_DOWN], ev[KS_EV_END]},
                                   {ev[KS_EV_START], ev[KS_EV_END]},
                                   {ev[KS_EV_INTT], ev[KS_EV_DIG + beta - 1]},

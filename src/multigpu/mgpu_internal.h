@@ -60,9 +60,11 @@ ntt_status mgpu_agree(ntt_mgpu_ctx *ctx, ntt_status st);
 /* Runs fn(ctx, l, arg) for every local GPU l with l's device current:
    in turn on the calling thread (threads false: NCCL groups, which one
    thread must issue, and setup), or at once, GPU 0 on the calling thread
-   and each other GPU on the context's thread for it (threads true: the
-   launches of the batches and the staging).  fn may then run
-   concurrently with itself for different l.  The worst status wins; the
+   and each other GPU on the context's thread for it or, if that thread
+   is not awake by then, on the calling thread too (threads true: the
+   launches of the batches, the staging and the key switch's compute
+   streams; workers.c).  fn may then run concurrently with itself for
+   different l.  The worst status wins; the
    caller's current device is kept. */
 typedef ntt_status (*mgpu_fn)(ntt_mgpu_ctx *ctx, int l, void *arg);
 ntt_status mgpu_each(ntt_mgpu_ctx *ctx, bool threads, mgpu_fn fn, void *arg);
@@ -152,6 +154,7 @@ struct ntt_mgpu_ks {
     uint64_t *hbuf[NTT_MGPU_MAX_LOCAL][4];
     bool timed;       /* the last call's events are all recorded and unread */
     size_t last_beta; /* its digits */
+    size_t last_digit[NTT_MGPU_MAX_LOCAL]; /* the digit each GPU converted last */
     ntt_mgpu_ks_stats stats;
 };
 /* The Q and P limbs of global GPU g. */
