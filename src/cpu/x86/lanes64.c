@@ -9,11 +9,10 @@
  * (q > y w / p - y / 2^64 - 1); mulw takes a q up to two below it from
  * three 32 x 32 products (vpmuludq, mulhi_low) instead of four and one
  * conditional subtraction, cheaper than the carries of the fourth.  The
- * low halves come from vpmullq.  Products of two variables
- * in the product path are Montgomery's (R = 2^64, mont), a b / R in
- * [0, 2p) for a b < p R, and the product path folds R into its scale
- * (kernels_u64x8.inc); the public pointwise product is Barrett's (mulmod),
- * with no factor to undo.
+ * low halves come from vpmullq.  Products of two variables in the product
+ * path are Montgomery's (R = 2^64, mont), a b / R in [0, 2p) for a b < p R,
+ * and the product path folds R into its scale (kernels_u64x8.inc); the
+ * public pointwise product is Barrett's (mulmod), with no factor to undo.
  */
 #include "u64x8.h"
 
@@ -105,10 +104,10 @@ NTT_INLINE V mont(V a, V b, const icst *C)
    [40, 60]): c = floor(X / 2^d) < 2^64, and with mu > 2^2k / p - 1,
    c mu / 2^64 > X / p - 2^d / p - c / 2^64 > X / p - 3/2 (2^d / p <=
    2^(k-63) <= 1/2 as p >= 2^(k-1); c / 2^64 < p^2 / 2^2k < 1), while
-   c mu / 2^64 <= X / p.  So q = hi64(c mu) - e (mulhi_1, e <= 1) leaves
-   r = X - q p in [0, 7p/2), below 2^64 (p < 2^62): the low 64 bits give it
-   exactly, and subtracting 2p, then p, where that does not wrap brings it
-   below p. */
+   c mu / 2^64 <= X / p.  So q = hi64(c mu) - e (mulhi_1, e <= 1; the
+   floor loses below one more) leaves r = X - q p in [0, 7p/2), below 2^64
+   (p < 2^62): the low 64 bits give it exactly, and subtracting 2p, then p,
+   where that does not wrap brings it below p. */
 NTT_INLINE V mulmod(V a, V b, const icst *C)
 {
     const V lo = _mm512_mullo_epi64(a, b);
