@@ -305,12 +305,14 @@ static void test_powmod_invmod(void)
     }
 }
 
-/* The input range checks, portable and dispatched (AVX2 where the CPU has
-   it), on lengths around their blocks (4096 / 8192 values) and vectors,
-   with one value >= p planted at the edges and inside. */
+/* The input range checks, portable and dispatched (AVX-512 or AVX2 where
+   the CPU has it), on lengths around their blocks (4096, 8192, 16384
+   values) and vectors, with one value >= p planted at the edges and
+   inside. */
 static void test_any_geq(void)
 {
-    static const size_t lens[] = {0, 1, 7, 31, 32, 33, 4095, 4096, 4097, 8191, 8192, 8193, 20011};
+    static const size_t lens[] = {0, 1, 7, 31, 32, 33, 63, 64, 65, 4095, 4096, 4097,
+                                   8191, 8192, 8193, 16383, 16384, 16385, 20011};
     static uint32_t x32[20011];
     static uint64_t x64[20011];
     for (size_t li = 0; li < COUNT(lens); li++) {

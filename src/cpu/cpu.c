@@ -67,12 +67,14 @@ bool ntt_any_geq_portable_u64(const uint64_t *a, size_t len, uint64_t p)
     return false;
 }
 
-/* The vector checks where the CPU has AVX2: the AVX2 backend's, reached
-   through its ops table, since the backends call this file and it calls
-   none of them by name. */
+/* The vector checks where the CPU has AVX-512 or AVX2: that backend's,
+   reached through its ops table, since the backends call this file and it
+   calls none of them by name. */
 static const ntt_backend_ops *vector_checks(void)
 {
-    const ntt_backend_ops *ops = ntt_backend_lookup(NTT_BACKEND_AVX2);
+    const ntt_backend_ops *ops = ntt_backend_lookup(NTT_BACKEND_AVX512);
+    if (ops && ops->any_geq_u32 && ops->any_geq_u64 && ops->available()) return ops;
+    ops = ntt_backend_lookup(NTT_BACKEND_AVX2);
     return ops && ops->any_geq_u32 && ops->any_geq_u64 && ops->available() ? ops : NULL;
 }
 

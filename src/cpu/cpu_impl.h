@@ -407,6 +407,8 @@ ntt_status SFX(ntt_cpu_pointwise_item)(const ntt_plan *plan, T *c, const T *a, c
 {
     const size_t n = plan->n;
     const T p = M->c.p;
+    if (plan->variant != NTT_VARIANT_BASELINE && M->K->pointwise_checked)
+        return M->K->pointwise_checked(c, a, b, n, M) ? NTT_ERANGE : NTT_OK;
     for (size_t j = 0; j < n; j += PW_CHUNK) {
         const size_t len = n - j < PW_CHUNK ? n - j : PW_CHUNK;
         if (SFX(chunk_geq)(a + j, len, p) || SFX(chunk_geq)(b + j, len, p)) return NTT_ERANGE;

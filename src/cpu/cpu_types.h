@@ -97,6 +97,11 @@ typedef struct SFX(kern) {
     void (*pointwise)(T *c, const T *a, const T *b, size_t len, const SFX(mod) *M);
     /* Public product: a, b in [0, p) -> a*b in [0, p). */
     void (*pointwise_full)(T *c, const T *a, const T *b, size_t len, const SFX(mod) *M);
+    /* Optional (NULL: a range-check pass of its own, then pointwise_full,
+       chunk by chunk): pointwise_full with the range check in the same
+       pass, over all len elements; returns whether an input is >= p, and
+       then c[i] is untouched wherever a[i] or b[i] is (see ntt_pointwise). */
+    bool (*pointwise_checked)(T *c, const T *a, const T *b, size_t len, const SFX(mod) *M);
     /* [0, 4p) -> [0, p). */
     void (*reduce)(T *a, size_t len, const SFX(mod) *M);
     /* Optional: converts len public values ([0, p)) in place into the

@@ -91,6 +91,7 @@ static tw_u64 kern_tw(uint64_t w, uint64_t p, int rng);
 #define KERN_ARRANGE iarrange
 static void iarrange(mod_u64 *M, size_t n, int rng);
 #define KERN_FULL 1
+#define KERN_MULMOD 0
 
 #include "kernels_u64x8.inc"
 

@@ -5,12 +5,14 @@
  * kernels_u64x8.inc's, narrow (forward values in [0, 4p), 4p < 2^64).
  *
  * A twiddle w carries the table's w' = floor(w 2^64 / p).  For any 64-bit
- * y, q = hi64(y w') and r = lo64(y w) - lo64(q p) = y w - q p lies in
- * [0, 2p): q > y w / p - y / 2^64 - 1.  The high halves come from four
- * 32 x 32 products (vpmuludq), the low ones from vpmullq.  Products of two
- * variables are Montgomery's (R = 2^64, mont), a b / R in [0, 2p) for
- * a b < p R; the public one then multiplies by R mod p (mul2), the product
- * path folds R into its scale (kernels_u64x8.inc).
+ * y, the exact q = hi64(y w') would leave y w - q p in [0, 2p)
+ * (q > y w / p - y / 2^64 - 1); mulw takes a q up to two below it from
+ * three 32 x 32 products (vpmuludq, mulhi_low) instead of four and one
+ * conditional subtraction, cheaper than the carries of the fourth.  The
+ * low halves come from vpmullq.  Products of two variables in the product
+ * path are Montgomery's (R = 2^64, mont), a b / R in [0, 2p) for a b < p R,
+ * and the product path folds R into its scale (kernels_u64x8.inc); the
+ * public pointwise product is Barrett's (mulmod), with no factor to undo.
  */
 #include "u64x8.h"
 
@@ -19,6 +21,8 @@
 typedef struct {
     V p, p2, pinv; /* p, 2p, p^-1 mod 2^64 */
     V r, rq;       /* M->fix (2^64 mod p) in the tables' form */
+    V mu;          /* floor(2^2k / p), p of k bits: Barrett (mulmod) */
+    __m128i sl, sr; /* shift counts 128 - 2k, 2k - 64 */
 } icst;
 
 NTT_INLINE icst icst_of(const mod_u64 *M)
@@ -29,27 +33,59 @@ NTT_INLINE icst icst_of(const mod_u64 *M)
     C.pinv = v1(0 - M->c.pinv); /* c.pinv is -p^-1 mod 2^64 */
     C.r = v1(M->fix.w);
     C.rq = v1(M->fix.x);
+    C.mu = v1(M->c.mu);
+    C.sl = _mm_cvtsi64_si128(128 - 2 * (long long)M->c.k);
+    C.sr = _mm_cvtsi64_si128(2 * (long long)M->c.k - 64);
     return C;
 }
 
-/* The high 64 bits of a b, lane by lane. */
+/* The high 64 bits of a b, lane by lane.  With a = ah 2^32 + al and b
+   likewise, a b = hh 2^64 + (lh + hl) 2^32 + ll for the four 32 x 32
+   products; t = ll / 2^32 + lh and u = (t mod 2^32) + hl are each at most
+   (2^32 - 1) + (2^32 - 1)^2 < 2^64, and a b = (hh + t / 2^32 + u / 2^32)
+   2^64 + (u mod 2^32) 2^32 + (ll mod 2^32), the last two terms below
+   2^64 (floors throughout). */
 NTT_INLINE V mulhi(V a, V b)
 {
-    const V m32 = v1(0xFFFFFFFFu);
     const V ah = _mm512_srli_epi64(a, 32), bh = _mm512_srli_epi64(b, 32);
     const V ll = _mm512_mul_epu32(a, b), lh = _mm512_mul_epu32(a, bh);
     const V hl = _mm512_mul_epu32(ah, b), hh = _mm512_mul_epu32(ah, bh);
-    const V mid = vadd(vadd(_mm512_srli_epi64(ll, 32), _mm512_and_si512(lh, m32)),
-                       _mm512_and_si512(hl, m32));
-    return vadd(vadd(hh, _mm512_srli_epi64(lh, 32)),
-                vadd(_mm512_srli_epi64(hl, 32), _mm512_srli_epi64(mid, 32)));
+    const V t = vadd(_mm512_srli_epi64(ll, 32), lh);
+    const V u = vadd(_mm512_and_si512(t, v1(0xFFFFFFFFu)), hl);
+    return vadd(vadd(hh, _mm512_srli_epi64(t, 32)), _mm512_srli_epi64(u, 32));
 }
 
-/* y w mod p in [0, 2p). */
+/* hi64(a b) - e with e in {0, 1, 2}: hh + lh / 2^32 + hl / 2^32 (floors)
+   leaves out ll / 2^64 < 1 and the fractions of the other two, each below
+   one, so e, an integer, is below three. */
+NTT_INLINE V mulhi_low(V a, V b)
+{
+    const V ah = _mm512_srli_epi64(a, 32), bh = _mm512_srli_epi64(b, 32);
+    const V lh = _mm512_mul_epu32(a, bh), hl = _mm512_mul_epu32(ah, b);
+    const V hh = _mm512_mul_epu32(ah, bh);
+    return vadd(vadd(hh, _mm512_srli_epi64(lh, 32)), _mm512_srli_epi64(hl, 32));
+}
+
+/* hi64(a b) - e with e in {0, 1}: with hl = hl1 2^32 + hl0, a b =
+   (hh + hl1) 2^64 + s 2^32 + ll for s = lh + hl0 < 2^64, and the carry
+   that s mod 2^32 and ll would give is e. */
+NTT_INLINE V mulhi_1(V a, V b)
+{
+    const V ah = _mm512_srli_epi64(a, 32), bh = _mm512_srli_epi64(b, 32);
+    const V lh = _mm512_mul_epu32(a, bh), hl = _mm512_mul_epu32(ah, b);
+    const V hh = _mm512_mul_epu32(ah, bh);
+    const V s = vadd(lh, _mm512_and_si512(hl, v1(0xFFFFFFFFu)));
+    return vadd(vadd(hh, _mm512_srli_epi64(hl, 32)), _mm512_srli_epi64(s, 32));
+}
+
+/* Any 64-bit y -> y w mod p in [0, 2p).  q = hi64(y w') - e (mulhi_low) is
+   at most y w / p, so r = y w - q p >= 0, and r < 2p + e p <= 4p < 2^64
+   (p < 2^62): the low 64 bits of y w and q p give r exactly, and one
+   subtraction of 2p where it does not wrap brings it below 2p. */
 NTT_INLINE V mulw(V y, V w, V wq, const icst *C)
 {
-    const V q = mulhi(y, wq);
-    return vsub(_mm512_mullo_epi64(y, w), _mm512_mullo_epi64(q, C->p));
+    const V q = mulhi_low(y, wq);
+    return vcsub(vsub(_mm512_mullo_epi64(y, w), _mm512_mullo_epi64(q, C->p)), C->p2);
 }
 
 /* a b < p 2^64 -> a b 2^-64 mod p in [1, 2p): with t = lo64(a b) p^-1,
@@ -63,6 +99,23 @@ NTT_INLINE V mont(V a, V b, const icst *C)
     return vsub(vadd(mulhi(a, b), C->p), mulhi(t, C->p));
 }
 
+/* a, b < p -> a b mod p in [0, p), Barrett's product, for the public
+   pointwise product (KERN_MULMOD).  X = a b < p^2 < 2^2k, d = 2k - 64 (in
+   [40, 60]): c = floor(X / 2^d) < 2^64, and with mu > 2^2k / p - 1,
+   c mu / 2^64 > X / p - 2^d / p - c / 2^64 > X / p - 3/2 (2^d / p <=
+   2^(k-63) <= 1/2 as p >= 2^(k-1); c / 2^64 < p^2 / 2^2k < 1), while
+   c mu / 2^64 <= X / p.  So q = hi64(c mu) - e (mulhi_1, e <= 1; the
+   floor loses below one more) leaves r = X - q p in [0, 7p/2), below 2^64
+   (p < 2^62): the low 64 bits give it exactly, and subtracting 2p, then p,
+   where that does not wrap brings it below p. */
+NTT_INLINE V mulmod(V a, V b, const icst *C)
+{
+    const V lo = _mm512_mullo_epi64(a, b);
+    const V c = _mm512_or_si512(_mm512_sll_epi64(mulhi(a, b), C->sl), _mm512_srl_epi64(lo, C->sr));
+    const V r = vsub(lo, _mm512_mullo_epi64(mulhi_1(c, C->mu), C->p));
+    return vcsub(vcsub(r, C->p2), C->p);
+}
+
 /* A constant w < p in the tables' form: (w, floor(w 2^64 / p)). */
 static tw_u64 kern_tw(uint64_t w, uint64_t p, const int rng)
 {
@@ -73,6 +126,7 @@ static tw_u64 kern_tw(uint64_t w, uint64_t p, const int rng)
 #define KERN_ARRANGE larrange
 static void larrange(mod_u64 *M, size_t n, int rng);
 #define KERN_FULL 0
+#define KERN_MULMOD 1
 
 #include "kernels_u64x8.inc"
 
