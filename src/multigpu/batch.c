@@ -148,7 +148,12 @@ static ntt_status dev_run(ntt_mgpu_plan *p, ntt_width w, dev_call *d)
         if (!d->a[l] || (two && (!d->b[l] || !d->c[l]))) return NTT_EINVAL;
     }
     d->p = p;
-    return mgpu_each(ctx, true, dev_gpu, d);
+    /* A product's share is several transforms and a pointwise product per
+       chunk of items: each GPU's thread enqueues it (workers.c).  A
+       transform's or pointwise product's share is a few launches, which
+       the caller enqueues on every GPU in turn as soon as a thread would
+       take its share (docs/MULTIGPU.md, Results). */
+    return mgpu_each(ctx, d->op == OP_POLYMUL, dev_gpu, d);
 }
 
 #define DEV_API(SUF, TY, W)                                                                   \

@@ -62,8 +62,8 @@ ntt_status mgpu_agree(ntt_mgpu_ctx *ctx, ntt_status st);
    thread must issue, and setup), or at once, GPU 0 on the calling thread
    and each other GPU on the context's thread for it or, if that thread
    is not awake by then, on the calling thread too (threads true: the
-   launches of the batches, the staging and the key switch's compute
-   streams; workers.c).  fn may then run concurrently with itself for
+   batch products, the staging and the key switch's compute streams;
+   workers.c).  fn may then run concurrently with itself for
    different l.  The worst status wins; the
    caller's current device is kept. */
 typedef ntt_status (*mgpu_fn)(ntt_mgpu_ctx *ctx, int l, void *arg);
