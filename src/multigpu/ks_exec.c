@@ -63,9 +63,18 @@ static ntt_status start_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
     return st;
 }
 
-/* Rows [a, b) of Q_l that global GPU o owns among [first, end). */
-static void owned(const ntt_mgpu_ks *ks, int o, size_t first, size_t end, size_t *a, size_t *b)
+/* The rows [first, end) of digit j of Q_l. */
+static void digit_rows(const ntt_mgpu_ks *ks, size_t l, size_t j, size_t *first, size_t *end)
 {
+    *first = j * ks->alpha;
+    *end = *first + ks->alpha < l + 1 ? *first + ks->alpha : l + 1;
+}
+
+/* The rows [a, b) of digit j of Q_l that global GPU o owns. */
+static void owned(const ntt_mgpu_ks *ks, int o, size_t l, size_t j, size_t *a, size_t *b)
+{
+    size_t first, end;
+    digit_rows(ks, l, j, &first, &end);
     *a = ks->q0[o] > first ? ks->q0[o] : first;
     *b = ks->q0[o + 1] < end ? ks->q0[o + 1] : end;
     if (*b < *a) *b = *a;
@@ -98,12 +107,11 @@ static ntt_status gather_digit(ntt_mgpu_ctx *ctx, int l, void *arg)
 {
     ks_call *c = arg;
     ntt_mgpu_ks *ks = c->ks;
-    const size_t n = ks->n, first = c->j * ks->alpha;
-    const size_t end = first + ks->alpha < c->l + 1 ? first + ks->alpha : c->l + 1;
+    const size_t n = ks->n;
     ntt_status st = NTT_OK;
     for (int o = 0; o < ctx->gpus && st == NTT_OK; o++) {
         size_t a, b;
-        owned(ks, o, first, end, &a, &b);
+        owned(ks, o, c->l, c->j, &a, &b);
         if (a < b)
             st = spread(ctx, ks, l, ks->coef[l] + a * n, (b - a) * n, o, &ks->stats.modup_bytes[l],
                         &ks->stats.sent_bytes[l]);
@@ -121,9 +129,10 @@ static ntt_status digit_in(ntt_mgpu_ctx *ctx, int l, void *arg)
    conversion needs no gather. */
 static bool own_digit(const ntt_mgpu_ks *ks, int g, size_t l, size_t j)
 {
-    const size_t first = j * ks->alpha;
-    const size_t end = first + ks->alpha < l + 1 ? first + ks->alpha : l + 1;
-    return ks->q0[g] <= first && end <= ks->q0[g + 1];
+    size_t first, end, a, b;
+    digit_rows(ks, l, j, &first, &end);
+    owned(ks, g, l, j, &a, &b);
+    return a == first && b == end;
 }
 
 /* S: digit j converted to the GPU's rows outside it, once gathered. */
@@ -234,12 +243,10 @@ ntt_status mgpu_ks_run(ntt_mgpu_ks *ks, size_t l, const uint64_t *const *in,
     ntt_status st = mgpu_each(ctx, true, start_gpu, &c);
     /* Every gather first, so that K has them all while S converts. */
     for (c.j = 0; c.j < c.beta; c.j++) {
-        const size_t first = c.j * ks->alpha;
-        const size_t end = first + ks->alpha < l + 1 ? first + ks->alpha : l + 1;
         size_t owners = 0;
         for (int o = 0; o < ctx->gpus; o++) {
             size_t a, b;
-            owned(ks, o, first, end, &a, &b);
+            owned(ks, o, l, c.j, &a, &b);
             owners += a < b;
         }
         st = gather(ks, gather_digit, &c, st, owners * (size_t)(ctx->gpus - 1));
