@@ -11,7 +11,10 @@
               K, dnum of --ks (45, 15, 3), at level L, against one GPU's
               ntt_rns_cuda_keyswitch (row ks-1, itself checked against the
               CPU's ntt_rns_keyswitch); per GPU count also each stage's
-              gather (bytes received by the busiest GPU, event time).
+              gather (bytes received by the busiest GPU, event time); its
+              gathers as the context picks them (peer copies on one
+              host), and where that is not NCCL, row keyswitch-nccl with
+              ncclSend/ncclRecv (ntt_mgpu_set_copy).
    Every row's results are compared with one GPU's (bit for bit); the
    one-GPU rows of limbs and product against the CPU backend.  Per row: the
    median time of --reps calls (each call and its synchronisation, the host
@@ -89,7 +92,7 @@ static int nrows;
 
 static void print_row(const row *r)
 {
-    printf("%-9s %4d %9zu %6zu %12.3f %12.3f %12.3f %12.3f %14llu %8.2f %8.2f  %s\n", r->section,
+    printf("%-14s %4d %9zu %6zu %12.3f %12.3f %12.3f %12.3f %14llu %8.2f %8.2f  %s\n", r->section,
            r->gpus, r->n, r->items, 1e3 * r->median_s, 1e3 * r->pipelined_s, 1e3 * r->compute_s,
            1e3 * r->coll_s,
            (unsigned long long)r->coll_bytes, r->speedup, r->efficiency,
@@ -221,7 +224,8 @@ static int batch_row(const opts *o, ntt_mgpu_ctx *ctx, int G, int op, uint64_t *
 
 /* The four-step on G GPUs; G == 1 also times the plain one-GPU plan (the
    baseline, *base) and keeps its spectrum (*ref). */
-static int large_row(ntt_mgpu_ctx *ctx, int G, int lg, const opts *o, uint64_t **ref, double *base)
+static int large_row(ntt_mgpu_ctx *ctx, int G, int lg, const opts *o, uint64_t **ref, double *base,
+                     const char *name)
 {
     const size_t n = (size_t)1 << lg;
     uint64_t p;
@@ -293,7 +297,7 @@ static int large_row(ntt_mgpu_ctx *ctx, int G, int lg, const opts *o, uint64_t *
     }
     if (ntt_mgpu_large_gather_u64(pl, 1, d, got) != NTT_OK) return -1;
     row *w = &rows[nrows++];
-    *w = (row){"large", G, n, 1, median(t, reps), median(co, reps), median(ex, reps), 0, bytes, 0, 0,
+    *w = (row){name, G, n, 1, median(t, reps), median(co, reps), median(ex, reps), 0, bytes, 0, 0,
                memcmp(*ref, got, n * 8) == 0, 0, 0, 0, 0, 0};
     w->speedup = *base / w->median_s;
     w->efficiency = w->speedup / G;
@@ -312,8 +316,9 @@ typedef struct {
 
 /* The key switch at level L on G GPUs; G == 1 first times one GPU's plain
    ntt_rns_cuda_keyswitch (row ks-1: the baseline *base, its result *ref,
-   checked against the CPU). */
-static int ks_row(const opts *o, ntt_mgpu_ctx *ctx, int G, uint64_t **ref, double *base)
+   checked against the CPU); the row is named `name`. */
+static int ks_row(const opts *o, ntt_mgpu_ctx *ctx, int G, uint64_t **ref, double *base,
+                  const char *name)
 {
     const size_t n = (size_t)1 << o->log_n, nq = (size_t)o->ks[0], np = (size_t)o->ks[1];
     const size_t dnum = (size_t)o->ks[2], nl = nq + np, l = nq - 1, q = nq, kl = 2 * dnum * nl;
@@ -446,7 +451,7 @@ static int ks_row(const opts *o, ntt_mgpu_ctx *ctx, int G, uint64_t **ref, doubl
     }
     ntt_mgpu_ks_destroy(ks);
     row *w = &rows[nrows++];
-    *w = (row){"keyswitch", G, n, q, median(t, reps), median(co, reps), 0, pipelined, ub + db, 0, 0,
+    *w = (row){name, G, n, q, median(t, reps), median(co, reps), 0, pipelined, ub + db, 0, 0,
                memcmp(*ref, got, 2 * q * n * 8) == 0, ub, db, median(up_t, reps),
                median(dn_t, reps), median(ev, reps)};
     w->coll_s = w->up_s + w->down_s;
@@ -528,7 +533,7 @@ int bench_multigpu(int argc, char **argv)
         fprintf(stderr, "ntt-bench multigpu: no GPU\n");
         return 8;
     }
-    printf("%-9s %4s %9s %6s %12s %12s %12s %12s %14s %8s %8s\n", "row", "gpus", "n", "items",
+    printf("%-14s %4s %9s %6s %12s %12s %12s %12s %14s %8s %8s\n", "row", "gpus", "n", "items",
            "median_ms", "pipelined_ms", "compute_ms", "collect_ms", "collect_bytes", "speedup",
            "effic");
     uint64_t *ref[2 + 8 + 1] = {0};
@@ -551,13 +556,21 @@ int bench_multigpu(int argc, char **argv)
             bad |= r;
             if (G == 1) base[op] = rows[nrows - 1].median_s;
         }
-        for (int k = 0; k < o.nlarge; k++) {
-            const int r = large_row(ctx, G, o.large[k], &o, &ref[2 + k], &base[2 + k]);
-            if (r < 0) return 8;
-            bad |= r;
-        }
-        if (o.ks[0]) {
-            const int r = ks_row(&o, ctx, G, &ref[10], &base[10]);
+        /* The rows that move data between GPUs: as the context picks
+           (peer copies on one host), then, if that was not NCCL, with NCCL
+           (rows NAME-nccl). */
+        ntt_mgpu_info info;
+        const int ways = G > 1 && ntt_mgpu_get_info(ctx, &info) == NTT_OK && info.peer_copies ? 2 : 1;
+        for (int way = 0; way < ways; way++) {
+            if (ntt_mgpu_set_copy(ctx, way ? NTT_MGPU_COPY_NCCL : NTT_MGPU_COPY_AUTO) != NTT_OK) return 8;
+            for (int k = 0; k < o.nlarge; k++) {
+                const int r = large_row(ctx, G, o.large[k], &o, &ref[2 + k], &base[2 + k],
+                                        way ? "large-nccl" : "large");
+                if (r < 0) return 8;
+                bad |= r;
+            }
+            if (!o.ks[0]) continue;
+            const int r = ks_row(&o, ctx, G, &ref[10], &base[10], way ? "keyswitch-nccl" : "keyswitch");
             if (r < 0) return 8;
             bad |= r;
         }
@@ -575,7 +588,10 @@ int bench_multigpu(int argc, char **argv)
            switch's: one GPU's plain call). */
         double pbase[64] = {0};
         for (int i = 0; i < nrows; i++) {
-            const char *b = strcmp(rows[i].section, "keyswitch") ? rows[i].section : "ks-1";
+            char b[32];
+            snprintf(b, sizeof b, "%s", strncmp(rows[i].section, "keyswitch", 9) ? rows[i].section : "ks-1");
+            char *nccl = strstr(b, "-nccl"); /* large-nccl: large's */
+            if (nccl) *nccl = 0;
             for (int j = 0; j < nrows; j++)
                 if (rows[j].gpus == 1 && !strcmp(rows[j].section, b)) pbase[i] = rows[j].pipelined_s;
         }

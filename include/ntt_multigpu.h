@@ -22,10 +22,11 @@
  *    items.  Results are bit-identical to one GPU (and to the CPU).
  *  - One large transform (ntt_mgpu_large): the four-step split of
  *    include/ntt_mpi.h, with one exchange (grouped ncclSend/ncclRecv, an
- *    all-to-all) per transform.
+ *    all-to-all, or within one process peer copies) per transform.
  *  - The hybrid key switch of ntt_rns.h with the RNS limbs partitioned
  *    (ntt_mgpu_ks): each GPU owns a share of the limbs of Q and of P; the
- *    digits and the P parts are gathered with grouped ncclSend/ncclRecv.
+ *    digits and the P parts are gathered with grouped ncclSend/ncclRecv
+ *    or, within one process, peer copies (ntt_mgpu_set_copy).
  *
  * Conventions (as ntt.h unless said otherwise):
  *  - Every function returns an ntt_status (NTT_OK is 0); nothing prints,
@@ -64,6 +65,7 @@ typedef struct ntt_mgpu_info {
     int processes;  /* 1, or the MPI communicator's size */
     int devices[NTT_MGPU_MAX_LOCAL]; /* CUDA device ids of the local GPUs */
     int nccl_version; /* ncclGetVersion's code */
+    int peer_copies;  /* 1: gathers and exchanges are peer copies (ntt_mgpu_set_copy) */
 } ntt_mgpu_info;
 
 /* A context over the CUDA devices devices[0 .. count-1] of this process
@@ -72,7 +74,11 @@ typedef struct ntt_mgpu_info {
    communicators through ncclCommInitAll.  *ctx is NULL on failure.
    Errors: NTT_EINVAL (ctx NULL, count < 0 or > NTT_MGPU_MAX_LOCAL, count 0
    with devices not NULL, an id out of range or repeated), NTT_EUNSUPPORTED
-   (no GPU, or a build without multi-GPU support), NTT_ENOMEM, NTT_EBACKEND. */
+   (no GPU, or a build without multi-GPU support), NTT_ENOMEM, NTT_EBACKEND.
+   With two GPUs or more it also turns on CUDA peer access between every
+   pair of them where the system allows (cudaDeviceEnablePeerAccess; access
+   already on is fine), and leaves it on at destroy: it is process-wide,
+   and other code of the process may rely on it. */
 NTT_API NTT_NODISCARD ntt_status ntt_mgpu_create(ntt_mgpu_ctx **ctx, const int *devices,
                                                  int count);
 /* Frees the context's streams and communicators.  Plans made on it must
@@ -89,6 +95,23 @@ NTT_API NTT_NODISCARD ntt_status ntt_mgpu_sync(ntt_mgpu_ctx *ctx);
    (ncclResult_t) behind the context's last NTT_EBACKEND; 0 if none. */
 NTT_API int ntt_mgpu_last_error(const ntt_mgpu_ctx *ctx);
 
+/* How the key switch's gathers and the four-step's exchange move data
+   between the GPUs of a context.
+   Within one process a GPU can copy straight from another's memory
+   (cudaMemcpyPeerAsync on its copy engines, no kernel on either side);
+   across processes only NCCL can.  AUTO (the default): peer copies where
+   every pair of the context's GPUs has peer access (a one-process
+   context), NCCL otherwise; NCCL: always ncclSend/ncclRecv; PEER: peer
+   copies, NTT_EUNSUPPORTED where AUTO would not pick them.  Results are
+   the same words either way.  Takes effect from the next call.
+   Errors: NTT_EINVAL (ctx NULL, how not one of these), NTT_EUNSUPPORTED. */
+typedef enum ntt_mgpu_copy {
+    NTT_MGPU_COPY_AUTO = 0,
+    NTT_MGPU_COPY_NCCL = 1,
+    NTT_MGPU_COPY_PEER = 2
+} ntt_mgpu_copy;
+NTT_API NTT_NODISCARD ntt_status ntt_mgpu_set_copy(ntt_mgpu_ctx *ctx, ntt_mgpu_copy how);
+
 /* Items [first, first + count) of a batch of `total` items on GPU g of G. */
 typedef struct ntt_mgpu_range {
     size_t first, count;
@@ -100,7 +123,7 @@ NTT_API ntt_mgpu_range ntt_mgpu_range_of(const ntt_mgpu_ctx *ctx, size_t total, 
 /* Counters of the work since the context was made (or reset), for
    benchmarks.  Times are the slowest local GPU's, from CUDA events. */
 typedef struct ntt_mgpu_stats {
-    uint64_t exchanges;      /* all-to-alls (grouped send/recv) run */
+    uint64_t exchanges;      /* all-to-alls (grouped send/recv or peer copies) run */
     uint64_t agreements;     /* status all-reduces (multi-process contexts) */
     uint64_t bytes_sent;     /* bytes the local GPUs sent to other GPUs */
     double exchange_s;       /* seconds inside the exchanges */
@@ -198,7 +221,8 @@ NTT_API NTT_NODISCARD ntt_status ntt_mgpu_polymul_host_u64(ntt_mgpu_plan *plan, 
  * (j1 - row_start) * n2 + j2 is coefficient a[j1 + n1 j2]) and, after the
  * forward transform, the positions [out_start, out_start + out_count) of
  * the single-GPU (bit-reversed) spectrum.  Forward: row transforms,
- * transpose, ONE exchange (grouped ncclSend/ncclRecv), twiddles, column
+ * transpose, ONE exchange (grouped ncclSend/ncclRecv, or peer copies:
+ * ntt_mgpu_set_copy), twiddles, column
  * transforms; inverse: the mirror image.  Only NTT primes p (n | p-1,
  * 2n | p-1 negacyclic, below the width's limit).
  */
@@ -299,7 +323,8 @@ NTT_API NTT_NODISCARD ntt_status ntt_mgpu_large_gather_u32(ntt_mgpu_large *plan,
  *  1. its input limbs to coefficient form (one batched INTT);
  *  2. digit by digit, the digit's limbs (coefficient form) gathered onto
  *     every GPU: each GPU owning some of them sends them to every other
- *     (ncclSend/ncclRecv, all in one NCCL group), on a second stream of
+ *     (ncclSend/ncclRecv, all in one NCCL group; or each GPU copies them
+ *     from their owners, cudaMemcpyPeerAsync), on a second stream of
  *     the GPU, so that the gather of digit j+1 runs while digit j converts
  *     (CUDA events order them);
  *  3. each digit converted (FastBConv) to the GPU's limbs of Q_l and P
@@ -308,11 +333,11 @@ NTT_API NTT_NODISCARD ntt_status ntt_mgpu_large_gather_u32(ntt_mgpu_large *plan,
  *  4. the inner product with its key limbs (local), giving its limbs of
  *     both sums;
  *  5. modDown: its P limbs of both sums to coefficient form, gathered onto
- *     every GPU (sent as in 2, one NCCL group);
+ *     every GPU (as in 2: one NCCL group, or peer copies);
  *     each GPU converts P to its Q limbs, transforms, subtracts and scales
  *     by P^-1.
  * Traffic: GPU g receives (l+1 - q_level(g) + 2 (K - p_count(g))) N 8 bytes
- * per key switch; none with one GPU (no NCCL call is made then).
+ * per key switch; none with one GPU (no NCCL call or copy is made then).
  *
  * Memory on each GPU: a CUDA ntt_rns context over every prime (its plans,
  * constants and scratch: see ntt_rns_create), and (L+1 + dnum (q_count +
@@ -396,8 +421,10 @@ NTT_API NTT_NODISCARD ntt_status ntt_mgpu_keyswitch_host(ntt_mgpu_ks *ks, size_t
    waits for it), each the slowest local GPU's.  Arrays are per local GPU. */
 typedef struct ntt_mgpu_ks_stats {
     uint64_t calls;         /* key switches enqueued */
-    uint64_t collectives;   /* ncclSend operations (each with its ncclRecv) */
-    uint64_t groups;        /* NCCL groups: one per digit, one per modDown */
+    uint64_t collectives;   /* transfers: ncclSend operations (each with its
+                               ncclRecv), or peer copies */
+    uint64_t groups;        /* gathers (an NCCL group or a round of peer
+                               copies): one per digit, one per modDown */
     uint64_t modup_bytes[NTT_MGPU_MAX_LOCAL];   /* received in the digits' gathers */
     uint64_t moddown_bytes[NTT_MGPU_MAX_LOCAL]; /* received in modDown's gather */
     uint64_t sent_bytes[NTT_MGPU_MAX_LOCAL];    /* the GPU's limbs delivered to the

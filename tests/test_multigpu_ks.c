@@ -509,7 +509,10 @@ static void run_config(ntt_mgpu_ctx *ctx, int G, const config *cf, bool bad)
     E.dnum = cf->dnum;
     E.nl = E.nq + E.np;
     E.kl = 2 * E.dnum * E.nl;
-    snprintf(E.tag, sizeof E.tag, "G=%d N=%zu L+1=%zu K=%zu dnum=%zu", G, E.n, E.nq, E.np, E.dnum);
+    ntt_mgpu_info info;
+    CHECK_STATUS(NTT_OK, ntt_mgpu_get_info(ctx, &info), "info");
+    snprintf(E.tag, sizeof E.tag, "G=%d N=%zu L+1=%zu K=%zu dnum=%zu %s", G, E.n, E.nq, E.np,
+             E.dnum, info.peer_copies ? "peer" : "nccl");
     uint64_t q[64], p[64];
     make_primes(q, E.nq, p, E.np, E.n);
     ntt_rns_params pr = {E.n, q, E.nq, p, E.np, E.dnum, NTT_BACKEND_AUTO, 0};
@@ -525,6 +528,30 @@ static void run_config(ntt_mgpu_ctx *ctx, int G, const config *cf, bool bad)
     ntt_mgpu_ks_destroy(E.ks);
     ntt_rns_destroy(E.one);
     ntt_rns_destroy(E.cpu);
+}
+
+/* ntt_mgpu_set_copy's checks; whether G GPUs can use peer copies. */
+static bool check_copy(ntt_mgpu_ctx *ctx, int G)
+{
+    ntt_mgpu_info info;
+    CHECK_STATUS(NTT_EINVAL, ntt_mgpu_set_copy(NULL, NTT_MGPU_COPY_AUTO), "set_copy NULL");
+    CHECK_STATUS(NTT_EINVAL, ntt_mgpu_set_copy(ctx, (ntt_mgpu_copy)3), "set_copy 3");
+    /* One GPU has no peer; the stand-in's GPUs all are peers unless
+       NTT_EMU_NO_PEER is set; real GPUs may lack peer access. */
+    const ntt_status st = ntt_mgpu_set_copy(ctx, NTT_MGPU_COPY_PEER);
+    bool ok = st == NTT_OK || st == NTT_EUNSUPPORTED;
+    if (G == 1) ok = st == NTT_EUNSUPPORTED;
+    else if (getenv("NTT_EMU_DEVICES")) ok = st == (getenv("NTT_EMU_NO_PEER") ? NTT_EUNSUPPORTED : NTT_OK);
+    CHECK(ok, "G=%d set_copy PEER: %s", G, ntt_status_string(st));
+    CHECK_STATUS(NTT_OK, ntt_mgpu_get_info(ctx, &info), "info");
+    CHECK_EQ(st == NTT_OK, info.peer_copies, "G=%d peer copies after PEER", G);
+    CHECK_STATUS(NTT_OK, ntt_mgpu_set_copy(ctx, NTT_MGPU_COPY_NCCL), "set_copy NCCL");
+    CHECK_STATUS(NTT_OK, ntt_mgpu_get_info(ctx, &info), "info");
+    CHECK_EQ(0, info.peer_copies, "G=%d peer copies after NCCL", G);
+    CHECK_STATUS(NTT_OK, ntt_mgpu_set_copy(ctx, NTT_MGPU_COPY_AUTO), "set_copy AUTO");
+    CHECK_STATUS(NTT_OK, ntt_mgpu_get_info(ctx, &info), "info");
+    CHECK_EQ(st == NTT_OK, info.peer_copies, "G=%d AUTO picks peer copies where it can", G);
+    return st == NTT_OK;
 }
 
 int main(void)
@@ -552,13 +579,21 @@ int main(void)
         const int g = sizes[si];
         ntt_mgpu_ctx *ctx = g == G ? all : mgpu_test_ctx_first(g);
         if (!ctx) continue;
-        for (size_t c = 0; c < sizeof cfs / sizeof cfs[0]; c++) run_config(ctx, g, &cfs[c], c == 1);
-        /* On GPUs, the benchmark's shape: N = 2^16, L+1 = 45, K = 15,
-           dnum = 3, at level L. */
-        if (max_log >= 16) {
-            const config bench = {16, 45, 15, 3, false};
-            run_config(ctx, g, &bench, false);
+        /* Both ways of moving limbs, where the GPUs can copy from each
+           other: the same words. */
+        const int ways = check_copy(ctx, g) ? 2 : 1;
+        for (int way = 0; way < ways; way++) {
+            CHECK_STATUS(NTT_OK, ntt_mgpu_set_copy(ctx, way ? NTT_MGPU_COPY_NCCL : NTT_MGPU_COPY_AUTO),
+                         "set_copy");
+            for (size_t c = 0; c < sizeof cfs / sizeof cfs[0]; c++) run_config(ctx, g, &cfs[c], c == 1);
+            /* On GPUs, the benchmark's shape: N = 2^16, L+1 = 45, K = 15,
+               dnum = 3, at level L. */
+            if (max_log >= 16) {
+                const config bench = {16, 45, 15, 3, false};
+                run_config(ctx, g, &bench, false);
+            }
         }
+        CHECK_STATUS(NTT_OK, ntt_mgpu_set_copy(ctx, NTT_MGPU_COPY_AUTO), "set_copy");
         if (ctx != all) ntt_mgpu_destroy(ctx);
     }
     ntt_mgpu_destroy(all);

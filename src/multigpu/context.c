@@ -90,6 +90,27 @@ void mgpu_ctx_fini(ntt_mgpu_ctx *ctx)
     (void)cudaGetLastError();
 }
 
+/* Peer access between every pair of the context's GPUs, where the system
+   allows it; peer_ok tells whether every pair has it.  Access is
+   process-wide and may already be on (NCCL turns it on for its own
+   transfers within a process), which counts as success. */
+static ntt_status peer_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
+{
+    (void)arg;
+    for (int k = 0; k < ctx->local && ctx->peer_ok; k++) {
+        int can = 0;
+        if (k == l) continue;
+        if (cudaDeviceCanAccessPeer(&can, ctx->dev[l], ctx->dev[k]) != cudaSuccess || !can) {
+            ctx->peer_ok = false;
+        } else {
+            const cudaError_t e = cudaDeviceEnablePeerAccess(ctx->dev[k], 0);
+            if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled) ctx->peer_ok = false;
+        }
+        (void)cudaGetLastError();
+    }
+    return NTT_OK;
+}
+
 static ntt_status devices_ok(const int *devices, int count, int *ndev)
 {
     int n = 0;
@@ -124,6 +145,8 @@ ntt_status ntt_mgpu_create(ntt_mgpu_ctx **out, const int *devices, int count)
     st = mgpu_each(ctx, false, gpu_init, NULL);
     if (st == NTT_OK) st = mgpu_nccl(ctx, ncclCommInitAll(ctx->comm, count, ctx->dev));
     if (st == NTT_OK) st = mgpu_nccl(ctx, ncclGetVersion(&ctx->nccl_version));
+    ctx->peer_ok = count > 1;
+    if (st == NTT_OK && count > 1) st = mgpu_each(ctx, false, peer_gpu, NULL);
     if (st != NTT_OK) {
         if (st == NTT_EBACKEND && ntt_mgpu_last_error(ctx) == (int)cudaErrorNoDevice) st = NTT_EUNSUPPORTED;
         ntt_mgpu_destroy(ctx);
@@ -174,6 +197,16 @@ ntt_status ntt_mgpu_get_info(const ntt_mgpu_ctx *ctx, ntt_mgpu_info *info)
     info->processes = ctx->processes;
     for (int l = 0; l < ctx->local; l++) info->devices[l] = ctx->dev[l];
     info->nccl_version = ctx->nccl_version;
+    info->peer_copies = mgpu_peer(ctx);
+    return NTT_OK;
+}
+
+ntt_status ntt_mgpu_set_copy(ntt_mgpu_ctx *ctx, ntt_mgpu_copy how)
+{
+    if (!ctx || (how != NTT_MGPU_COPY_AUTO && how != NTT_MGPU_COPY_NCCL && how != NTT_MGPU_COPY_PEER))
+        return NTT_EINVAL;
+    if (how == NTT_MGPU_COPY_PEER && !ctx->peer_ok) return NTT_EUNSUPPORTED;
+    ctx->copy = how;
     return NTT_OK;
 }
 

@@ -2,11 +2,15 @@
    (ntt_multigpu.h).  Each GPU's work goes to two streams: its context
    stream S (the input's INTT, each digit's conversion and transforms, the
    inner product, modDown) and its gathers' stream K (one NCCL group of
-   sends and receives per digit, one for modDown's P rows), ordered by events: K starts when S has
-   the input in coefficient form; digit j's conversion on S waits for digit
+   sends and receives per digit, one for modDown's P rows; or, within one
+   process, peer copies from the rows' owners), ordered by events: K starts
+   when S has the input in coefficient form (with peer copies: when every
+   GPU's S has it); digit j's conversion on S waits for digit
    j's gather only, so that the gather of digit j+1 runs meanwhile, and a
    GPU converts first the digits it owns whole, which wait for none; S's
-   modDown waits for the P rows' gather, which waits for S's inner product.
+   modDown waits for the P rows' gather, which waits for S's inner product
+   (with peer copies: every GPU's, and S's modDown for every GPU's gather,
+   so that no GPU's next call overwrites rows another is still copying).
    The stages are the window pieces of the CUDA RNS stages
    (src/rns/rns_cuda.h) on the GPU's limbs. */
 #include "mgpu_internal.h"
@@ -15,6 +19,7 @@
 typedef struct {
     ntt_mgpu_ks *ks;
     size_t l, beta, j;
+    size_t e; /* the event gather_done records, peers_done waits for */
     const uint64_t *const *in, *const *key;
     uint64_t *const *out0, *const *out1;
 } ks_call;
@@ -80,15 +85,26 @@ static void owned(const ntt_mgpu_ks *ks, int o, size_t l, size_t j, size_t *a, s
     if (*b < *a) *b = *a;
 }
 
-/* Inside a group, local GPU l's part of spreading `words` words at rows,
-   which global GPU o owns, to every other GPU: o sends them to each peer
-   (point to point, so that every pair's NVLink carries its share at once,
-   where a broadcast's ring would pass them on hop by hop), the others
-   receive them in place.  Adds the bytes to *in or *out. */
-static ntt_status spread(ntt_mgpu_ctx *ctx, const ntt_mgpu_ks *ks, int l, uint64_t *rows,
-                         size_t words, int o, uint64_t *in, uint64_t *out)
+/* Local GPU l's part of spreading the `words` words at buf[.] + off,
+   which global GPU o owns, to every other GPU, into the same place.  With
+   NCCL (inside a group) o sends them to each peer (point to point, so that
+   every pair's NVLink carries its share at once, where a broadcast's ring
+   would pass them on hop by hop) and the others receive them; with peer
+   copies (one process: local and global indices agree) every other GPU
+   copies them from o on its gathers' stream.  Adds the bytes received to
+   *in, and those delivered to the owner's sent_bytes. */
+static ntt_status spread(ntt_mgpu_ctx *ctx, ntt_mgpu_ks *ks, int l, uint64_t *const *buf,
+                         size_t off, size_t words, int o, uint64_t *in)
 {
     const int g = ctx->first + l;
+    uint64_t *rows = buf[l] + off;
+    if (mgpu_peer(ctx)) {
+        if (g == o) return NTT_OK;
+        *in += words * 8;
+        ks->stats.sent_bytes[o] += words * 8;
+        return mgpu_cuda(ctx, cudaMemcpyPeerAsync(rows, ctx->dev[l], buf[o] + off, ctx->dev[o],
+                                                  words * 8, ks->gather[l]));
+    }
     if (g != o) {
         *in += words * 8;
         return mgpu_nccl(ctx, ncclRecv(rows, words, ncclUint64, o, ctx->comm[l], ks->gather[l]));
@@ -97,7 +113,7 @@ static ntt_status spread(ntt_mgpu_ctx *ctx, const ntt_mgpu_ks *ks, int l, uint64
     for (int peer = 0; peer < ctx->gpus && st == NTT_OK; peer++)
         if (peer != g)
             st = mgpu_nccl(ctx, ncclSend(rows, words, ncclUint64, peer, ctx->comm[l], ks->gather[l]));
-    *out += words * 8 * (uint64_t)(ctx->gpus - 1);
+    ks->stats.sent_bytes[l] += words * 8 * (uint64_t)(ctx->gpus - 1);
     return st;
 }
 
@@ -112,17 +128,27 @@ static ntt_status gather_digit(ntt_mgpu_ctx *ctx, int l, void *arg)
     for (int o = 0; o < ctx->gpus && st == NTT_OK; o++) {
         size_t a, b;
         owned(ks, o, c->l, c->j, &a, &b);
-        if (a < b)
-            st = spread(ctx, ks, l, ks->coef[l] + a * n, (b - a) * n, o, &ks->stats.modup_bytes[l],
-                        &ks->stats.sent_bytes[l]);
+        if (a < b) st = spread(ctx, ks, l, ks->coef, a * n, (b - a) * n, o, &ks->stats.modup_bytes[l]);
     }
     return st;
 }
 
-static ntt_status digit_in(ntt_mgpu_ctx *ctx, int l, void *arg)
+/* K: a gather is done (event c->e). */
+static ntt_status gather_done(ntt_mgpu_ctx *ctx, int l, void *arg)
 {
     const ks_call *c = arg;
-    return rec(ctx, c->ks, l, KS_EV_DIG + c->j, c->ks->gather[l]);
+    return rec(ctx, c->ks, l, c->e, c->ks->gather[l]);
+}
+
+/* Peer copies: K waits for event c->e of every other GPU (the rows it
+   copies from them are ready). */
+static ntt_status peers_ready(ntt_mgpu_ctx *ctx, int l, void *arg)
+{
+    const ks_call *c = arg;
+    ntt_status st = NTT_OK;
+    for (int k = 0; k < ctx->local && st == NTT_OK; k++)
+        if (k != l) st = mgpu_cuda(ctx, cudaStreamWaitEvent(c->ks->gather[l], c->ks->ev[k][c->e], 0));
+    return st;
 }
 
 /* Whether global GPU g owns every limb of digit j of Q_l: then its
@@ -195,19 +221,21 @@ static ntt_status gather_p(ntt_mgpu_ctx *ctx, int l, void *arg)
     ntt_status st = NTT_OK;
     for (int o = 0; o < ctx->gpus && st == NTT_OK; o++)
         for (size_t z = 0; z < 2 && ks_pcount(ks, o) && st == NTT_OK; z++)
-            st = spread(ctx, ks, l, ks->pp[l] + (z * ks->np + ks->p0[o]) * n, ks_pcount(ks, o) * n,
-                        o, &ks->stats.moddown_bytes[l], &ks->stats.sent_bytes[l]);
+            st = spread(ctx, ks, l, ks->pp, (z * ks->np + ks->p0[o]) * n, ks_pcount(ks, o) * n, o,
+                        &ks->stats.moddown_bytes[l]);
     return st;
 }
 
-/* S: modDown on the GPU's Q limbs once every P row is in. */
+/* S: modDown on the GPU's Q limbs once every P row is in (with peer
+   copies: once every GPU's are). */
 static ntt_status down_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
 {
     const ks_call *c = arg;
     const ntt_mgpu_ks *ks = c->ks;
     const cudaStream_t s = ctx->stream[l];
-    ntt_status st = rec(ctx, ks, l, KS_EV_PG, ks->gather[l]);
-    if (st == NTT_OK) st = after(ctx, ks, l, KS_EV_PG, s);
+    ntt_status st = NTT_OK;
+    for (int k = 0; k < ctx->local && st == NTT_OK; k++)
+        if (k == l || mgpu_peer(ctx)) st = mgpu_cuda(ctx, cudaStreamWaitEvent(s, ks->ev[k][KS_EV_PG], 0));
     if (st == NTT_OK) st = rec(ctx, ks, l, KS_EV_DOWN, s);
     if (st == NTT_OK)
         st = rns(ctx, ks, l,
@@ -224,7 +252,7 @@ static ntt_status gather(ntt_mgpu_ks *ks, mgpu_fn fn, ks_call *c, ntt_status st,
 {
     ntt_mgpu_ctx *ctx = ks->ctx;
     if (ctx->gpus == 1 || (st != NTT_OK && ctx->processes == 1)) return st;
-    const ntt_status s2 = mgpu_group(ctx, fn, c);
+    const ntt_status s2 = mgpu_peer(ctx) ? mgpu_each(ctx, false, fn, c) : mgpu_group(ctx, fn, c);
     ks->stats.groups++;
     ks->stats.collectives += ops;
     return st != NTT_OK ? st : s2;
@@ -234,13 +262,16 @@ ntt_status mgpu_ks_run(ntt_mgpu_ks *ks, size_t l, const uint64_t *const *in,
                        const uint64_t *const *key, uint64_t *const *out0, uint64_t *const *out1)
 {
     ntt_mgpu_ctx *ctx = ks->ctx;
-    ks_call c = {ks, l, ntt_rns_digits(ks->rns[0], l), 0, in, key, out0, out1};
+    ks_call c = {ks, l, ntt_rns_digits(ks->rns[0], l), 0, 0, in, key, out0, out1};
+    const bool peer = mgpu_peer(ctx) && ctx->gpus > 1;
     ks->timed = false;
     ks->stats.calls++;
     /* The GPUs' own streams are fed by their launching threads; the
        gathers by this one (NCCL groups of every local GPU have one
        issuer). */
     ntt_status st = mgpu_each(ctx, true, start_gpu, &c);
+    c.e = KS_EV_INTT;
+    if (st == NTT_OK && peer) st = mgpu_each(ctx, false, peers_ready, &c);
     /* Every gather first, so that K has them all while S converts. */
     for (c.j = 0; c.j < c.beta; c.j++) {
         size_t owners = 0;
@@ -250,12 +281,17 @@ ntt_status mgpu_ks_run(ntt_mgpu_ks *ks, size_t l, const uint64_t *const *in,
             owners += a < b;
         }
         st = gather(ks, gather_digit, &c, st, owners * (size_t)(ctx->gpus - 1));
-        if (st == NTT_OK) st = mgpu_each(ctx, false, digit_in, &c);
+        c.e = KS_EV_DIG + c.j;
+        if (st == NTT_OK) st = mgpu_each(ctx, false, gather_done, &c);
     }
     if (st == NTT_OK) st = mgpu_each(ctx, true, compute_gpu, &c);
+    c.e = KS_EV_INNER;
+    if (st == NTT_OK && peer) st = mgpu_each(ctx, false, peers_ready, &c);
     size_t powners = 0;
     for (int o = 0; o < ctx->gpus; o++) powners += ks_pcount(ks, o) > 0;
     st = gather(ks, gather_p, &c, st, 2 * powners * (size_t)(ctx->gpus - 1));
+    c.e = KS_EV_PG;
+    if (st == NTT_OK) st = mgpu_each(ctx, false, gather_done, &c);
     if (st == NTT_OK) st = mgpu_each(ctx, true, down_gpu, &c);
     if (st == NTT_OK) {
         ks->timed = true;

@@ -4,7 +4,9 @@
    the exchange, the runs gathered into whole columns (2D copies), the
    column twists (pointwise product with a table), the column transforms.
    Inverse: the mirror image.  Every GPU's work is enqueued on its stream
-   (the exchange too), then the call waits for all of them. */
+   (the exchange too: NCCL, or within one process each GPU copying its
+   blocks from the others, ntt_mgpu_set_copy), then the call waits for all
+   of them. */
 #include "mgpu_internal.h"
 
 #define AT(base, i) ((char *)(base) + (size_t)(i) * pl->esz)
@@ -95,6 +97,35 @@ static ntt_status exchange(ntt_mgpu_ctx *ctx, int l, void *arg)
     return st;
 }
 
+/* The exchange by peer copies (one process: local and global indices
+   agree): GPU l copies each GPU d's block for it, once d's blocks are
+   ready, on its own stream.  No call starts before the last one's copies
+   are done (run waits for every stream). */
+static ntt_status exchange_peer(ntt_mgpu_ctx *ctx, int l, void *arg)
+{
+    const large_call *c = arg;
+    ntt_mgpu_large *pl = c->pl;
+    const size_t R = mgpu_rows(pl, l), C = mgpu_cols(pl, l);
+    const cudaStream_t s = ctx->stream[l];
+    ntt_status st = NTT_OK;
+    for (int d = 0; d < ctx->gpus && st == NTT_OK; d++) {
+        const size_t Rd = mgpu_rows(pl, d), Cd = mgpu_cols(pl, d);
+        /* exchange()'s receive from d, and d's send to l. */
+        const size_t rn = c->inverse ? Cd * R : C * Rd;
+        const size_t ro = c->inverse ? pl->col0[d] * R : C * pl->row0[d];
+        const size_t so = c->inverse ? Cd * pl->row0[l] : pl->col0[l] * Rd;
+        if (!rn) continue;
+        if (d != l) {
+            st = mgpu_cuda(ctx, cudaStreamWaitEvent(s, pl->ev[d][EV_SEND], 0));
+            ctx->stats.bytes_sent += rn * pl->esz;
+        }
+        if (st == NTT_OK)
+            st = mgpu_cuda(ctx, cudaMemcpyPeerAsync(AT(pl->rbuf[l], ro), ctx->dev[l],
+                                                    AT(pl->sbuf[d], so), ctx->dev[d], rn * pl->esz, s));
+    }
+    return st;
+}
+
 /* After the exchange. */
 static ntt_status phase2(ntt_mgpu_ctx *ctx, int l, void *arg)
 {
@@ -161,7 +192,8 @@ static ntt_status run(ntt_mgpu_large *pl, ntt_width w, void *const *in, void *co
     /* Other processes exchange whatever happened here: join them (the
        data is not used then), or they would wait for ever. */
     if (st == NTT_OK || ctx->processes > 1) {
-        const ntt_status s2 = mgpu_group(ctx, exchange, &call);
+        const ntt_status s2 = mgpu_peer(ctx) ? mgpu_each(ctx, false, exchange_peer, &call)
+                                             : mgpu_group(ctx, exchange, &call);
         if (st == NTT_OK) st = s2;
         ctx->stats.exchanges++;
     }

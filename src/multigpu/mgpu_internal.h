@@ -36,10 +36,18 @@ struct ntt_mgpu_ctx {
     ncclComm_t comm[NTT_MGPU_MAX_LOCAL];
     uint64_t *dstatus[NTT_MGPU_MAX_LOCAL]; /* MGPU_AGREE_MAX words per GPU: the agreements' */
     int nccl_version;
+    bool peer_ok;         /* one process, peer access between every pair of its GPUs */
+    ntt_mgpu_copy copy;   /* ntt_mgpu_set_copy's choice */
     int last_error; /* written and read atomically (several threads may fail) */
     struct mgpu_workers *workers; /* workers.c; NULL until a threaded call */
     ntt_mgpu_stats stats;
 };
+
+/* Whether the key switch's gathers go by peer copies (else NCCL). */
+static inline bool mgpu_peer(const ntt_mgpu_ctx *ctx)
+{
+    return ctx->peer_ok && ctx->copy != NTT_MGPU_COPY_NCCL;
+}
 
 /* Records a failed CUDA call (or NCCL call) as the context's last error;
    NTT_EBACKEND (NTT_ENOMEM for an allocation failure), NTT_OK on success. */

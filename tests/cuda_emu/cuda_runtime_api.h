@@ -16,7 +16,8 @@ typedef enum cudaError {
     cudaErrorInvalidValue = 1,
     cudaErrorMemoryAllocation = 2,
     cudaErrorLaunchFailure = 719,
-    cudaErrorNoDevice = 100
+    cudaErrorNoDevice = 100,
+    cudaErrorPeerAccessAlreadyEnabled = 704
 } cudaError_t;
 
 typedef enum cudaMemcpyKind {
@@ -88,6 +89,13 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, enum cudaM
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
                               size_t width, size_t height, enum cudaMemcpyKind k, cudaStream_t s);
 cudaError_t cudaMemset(void *p, int v, size_t bytes);
+/* Peer access: every pair of distinct devices may (NTT_EMU_NO_PEER set:
+   none may); enabling it twice fails as CUDA does, with
+   cudaErrorPeerAccessAlreadyEnabled, also left for cudaGetLastError. */
+cudaError_t cudaDeviceCanAccessPeer(int *can, int dev, int peer);
+cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags);
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes,
+                                cudaStream_t s);
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void *p);
 cudaError_t cudaStreamCreate(cudaStream_t *s);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);

@@ -177,6 +177,33 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, enum cudaM
 {
     return cudaMemcpy(dst, src, bytes, k);
 }
+static bool g_peer[64][64];
+cudaError_t cudaDeviceCanAccessPeer(int *can, int dev, int peer)
+{
+    const int n = device_count();
+    if (dev < 0 || dev >= n || peer < 0 || peer >= n) return cudaErrorInvalidValue;
+    *can = dev != peer && !getenv("NTT_EMU_NO_PEER");
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags)
+{
+    int can = 0;
+    if (flags || cudaDeviceCanAccessPeer(&can, t_device, peer) != cudaSuccess || !can)
+        return cudaErrorInvalidValue;
+    if (g_peer[t_device][peer]) {
+        g_pending = cudaErrorPeerAccessAlreadyEnabled;
+        return cudaErrorPeerAccessAlreadyEnabled;
+    }
+    g_peer[t_device][peer] = true;
+    return cudaSuccess;
+}
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes,
+                                cudaStream_t)
+{
+    const int n = device_count();
+    if (dst_dev < 0 || dst_dev >= n || src_dev < 0 || src_dev >= n) return cudaErrorInvalidValue;
+    return cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice);
+}
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
                               size_t width, size_t height, enum cudaMemcpyKind, cudaStream_t)
 {
