@@ -301,12 +301,15 @@ NTT_API NTT_NODISCARD ntt_status ntt_mgpu_large_gather_u32(ntt_mgpu_large *plan,
  * with every polynomial split by limbs over the context's G GPUs, bit for
  * bit its words.
  *
- * Ownership, by the batches' range rule (ntt_mgpu_range_of): GPU g owns
- * the Q limbs q_i, i in [floor((L+1) g / G), floor((L+1) (g+1) / G)), and
- * the P limbs p_k, k in [floor(K g / G), floor(K (g+1) / G)), whatever the
- * level, so a limb never moves between key switches (a GPU past L+1 or K
- * owns none of them; at a level l below L the GPUs whose Q limbs are all
- * above l own no Q limb of Q_l and only do their P limbs' share).
+ * Ownership: GPU g owns the Q limbs q_i, i in [floor((L+1) g / G),
+ * floor((L+1) (g+1) / G)) (the batches' range rule, ntt_mgpu_range_of),
+ * and the P limbs p_k, k in [ceil(K g / G), ceil(K (g+1) / G)): where the
+ * counts are uneven the first GPUs have fewer Q limbs and more P limbs,
+ * which evens out their work (a P limb costs a GPU more than a Q limb: it
+ * is converted for every digit).  Whatever the level, so a limb never
+ * moves between key switches (with L+1 or K below G some GPUs own none of
+ * them; at a level l below L the GPUs whose Q limbs are all above l own no
+ * Q limb of Q_l and only do their P limbs' share).
  * ntt_mgpu_ks_share tells each GPU's limbs.
  *
  * Shares (device memory of the GPU, limb-major, N words a limb, as ntt_rns.h):
@@ -421,8 +424,10 @@ NTT_API NTT_NODISCARD ntt_status ntt_mgpu_keyswitch_host(ntt_mgpu_ks *ks, size_t
    waits for it), each the slowest local GPU's.  Arrays are per local GPU. */
 typedef struct ntt_mgpu_ks_stats {
     uint64_t calls;         /* key switches enqueued */
-    uint64_t collectives;   /* transfers: ncclSend operations (each with its
-                               ncclRecv), or peer copies */
+    uint64_t collectives;   /* blocks of rows moved: ncclSend operations
+                               (each with its ncclRecv), or the blocks peer
+                               copies move (modDown's one copy per owner
+                               moves its rows of both sums: two blocks) */
     uint64_t groups;        /* gathers (an NCCL group or a round of peer
                                copies): one per digit, one per modDown */
     uint64_t modup_bytes[NTT_MGPU_MAX_LOCAL];   /* received in the digits' gathers */

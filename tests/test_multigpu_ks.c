@@ -77,8 +77,13 @@ static void make_primes(uint64_t *q, size_t nq, uint64_t *p, size_t np, size_t n
     }
 }
 
-/* The documented ownership: the batches' range rule over L+1 and over K. */
+/* The documented ownership: the batches' range rule over L+1, its ceiling
+   form over K. */
 static size_t first_of(size_t total, int g, int G) { return (size_t)(((tu128)total * (unsigned)g) / (unsigned)G); }
+static size_t pfirst_of(size_t total, int g, int G)
+{
+    return (size_t)(((tu128)total * (unsigned)g + (unsigned)G - 1) / (unsigned)G);
+}
 
 typedef struct {
     int G;
@@ -201,7 +206,7 @@ static void check_stats(env *E, size_t l, const ntt_mgpu_ks_stats *a, const ntt_
             coll += a0 < e && a1 > f;
         }
     }
-    for (int g = 0; g < G; g++) coll += 2 * (first_of(E->np, g + 1, G) > first_of(E->np, g, G));
+    for (int g = 0; g < G; g++) coll += 2 * (pfirst_of(E->np, g + 1, G) > pfirst_of(E->np, g, G));
     coll *= (uint64_t)(G - 1); /* each owner sends to every peer */
     CHECK_EQ(1, b->calls - a->calls, "%s l=%zu calls", E->tag, l);
     CHECK_EQ(G > 1 ? beta + 1 : 0, b->groups - a->groups, "%s l=%zu groups", E->tag, l);
@@ -477,8 +482,8 @@ static void run_env(env *E, const config *cf, bool bad)
         CHECK_EQ(first_of(E->nq, g, G), s->q_first, "%s GPU %d q_first", E->tag, g);
         CHECK_EQ(first_of(E->nq, g + 1, G) - s->q_first, s->q_count, "%s GPU %d q_count", E->tag, g);
         CHECK_EQ(s->q_count, s->q_level, "%s GPU %d all its Q limbs at level L", E->tag, g);
-        CHECK_EQ(first_of(E->np, g, G), s->p_first, "%s GPU %d p_first", E->tag, g);
-        CHECK_EQ(first_of(E->np, g + 1, G) - s->p_first, s->p_count, "%s GPU %d p_count", E->tag, g);
+        CHECK_EQ(pfirst_of(E->np, g, G), s->p_first, "%s GPU %d p_first", E->tag, g);
+        CHECK_EQ(pfirst_of(E->np, g + 1, G) - s->p_first, s->p_count, "%s GPU %d p_count", E->tag, g);
         CHECK_EQ(2 * E->dnum * (s->q_count + s->p_count), s->key_limbs, "%s key limbs", E->tag);
     }
     E->key = xmalloc(E->kl * E->n * 8);

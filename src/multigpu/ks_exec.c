@@ -85,35 +85,44 @@ static void owned(const ntt_mgpu_ks *ks, int o, size_t l, size_t j, size_t *a, s
     if (*b < *a) *b = *a;
 }
 
-/* Local GPU l's part of spreading the `words` words at buf[.] + off,
-   which global GPU o owns, to every other GPU, into the same place.  With
-   NCCL (inside a group) o sends them to each peer (point to point, so that
-   every pair's NVLink carries its share at once, where a broadcast's ring
-   would pass them on hop by hop) and the others receive them; with peer
-   copies (one process: local and global indices agree) every other GPU
-   copies them from o on its gathers' stream.  Adds the bytes received to
-   *in, and those delivered to the owner's sent_bytes. */
+/* Local GPU l's part of spreading `blocks` blocks of `words` words, at
+   buf[.] + off + b pitch (b < blocks), which global GPU o owns, to every
+   other GPU, into the same places.  With NCCL (inside a group) o sends
+   each block to each peer (point to point, so that every pair's NVLink
+   carries its share at once, where a broadcast's ring would pass them on
+   hop by hop) and the others receive them; with peer copies (one process:
+   local and global indices agree) every other GPU copies them from o on
+   its gathers' stream, all blocks in one copy (each copy has a fixed
+   cost).  Adds the bytes received to *in, and those delivered to the
+   owner's sent_bytes. */
 static ntt_status spread(ntt_mgpu_ctx *ctx, ntt_mgpu_ks *ks, int l, uint64_t *const *buf,
-                         size_t off, size_t words, int o, uint64_t *in)
+                         size_t off, size_t words, size_t blocks, size_t pitch, int o, uint64_t *in)
 {
     const int g = ctx->first + l;
-    uint64_t *rows = buf[l] + off;
+    const size_t bytes = words * 8;
     if (mgpu_peer(ctx)) {
         if (g == o) return NTT_OK;
-        *in += words * 8;
-        ks->stats.sent_bytes[o] += words * 8;
-        return mgpu_cuda(ctx, cudaMemcpyPeerAsync(rows, ctx->dev[l], buf[o] + off, ctx->dev[o],
-                                                  words * 8, ks->gather[l]));
-    }
-    if (g != o) {
-        *in += words * 8;
-        return mgpu_nccl(ctx, ncclRecv(rows, words, ncclUint64, o, ctx->comm[l], ks->gather[l]));
+        *in += blocks * bytes;
+        ks->stats.sent_bytes[o] += blocks * bytes;
+        if (blocks == 1)
+            return mgpu_cuda(ctx, cudaMemcpyPeerAsync(buf[l] + off, ctx->dev[l], buf[o] + off,
+                                                      ctx->dev[o], bytes, ks->gather[l]));
+        return mgpu_cuda(ctx, cudaMemcpy2DAsync(buf[l] + off, pitch * 8, buf[o] + off, pitch * 8,
+                                                bytes, blocks, cudaMemcpyDefault, ks->gather[l]));
     }
     ntt_status st = NTT_OK;
-    for (int peer = 0; peer < ctx->gpus && st == NTT_OK; peer++)
-        if (peer != g)
-            st = mgpu_nccl(ctx, ncclSend(rows, words, ncclUint64, peer, ctx->comm[l], ks->gather[l]));
-    ks->stats.sent_bytes[l] += words * 8 * (uint64_t)(ctx->gpus - 1);
+    for (size_t b = 0; b < blocks && st == NTT_OK; b++) {
+        uint64_t *rows = buf[l] + off + b * pitch;
+        if (g != o) {
+            *in += bytes;
+            st = mgpu_nccl(ctx, ncclRecv(rows, words, ncclUint64, o, ctx->comm[l], ks->gather[l]));
+            continue;
+        }
+        for (int peer = 0; peer < ctx->gpus && st == NTT_OK; peer++)
+            if (peer != g)
+                st = mgpu_nccl(ctx, ncclSend(rows, words, ncclUint64, peer, ctx->comm[l], ks->gather[l]));
+        ks->stats.sent_bytes[l] += bytes * (uint64_t)(ctx->gpus - 1);
+    }
     return st;
 }
 
@@ -128,7 +137,8 @@ static ntt_status gather_digit(ntt_mgpu_ctx *ctx, int l, void *arg)
     for (int o = 0; o < ctx->gpus && st == NTT_OK; o++) {
         size_t a, b;
         owned(ks, o, c->l, c->j, &a, &b);
-        if (a < b) st = spread(ctx, ks, l, ks->coef, a * n, (b - a) * n, o, &ks->stats.modup_bytes[l]);
+        if (a < b)
+            st = spread(ctx, ks, l, ks->coef, a * n, (b - a) * n, 1, 0, o, &ks->stats.modup_bytes[l]);
     }
     return st;
 }
@@ -181,8 +191,9 @@ static ntt_status convert(ntt_mgpu_ctx *ctx, int l, const ks_call *c, size_t j)
 
 /* S: every digit converted, those the GPU owns first (they wait for no
    gather, so the first gathers run meanwhile); then the inner product on
-   the GPU's rows (the P rows into their places in pp) and the P rows to
-   coefficient form; then K may gather them. */
+   the GPU's P rows (into their places in pp) and those rows to
+   coefficient form, after which K may gather them, while S goes on with
+   the inner product on the GPU's Q rows. */
 static ntt_status compute_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
 {
     ks_call *c = arg;
@@ -199,15 +210,18 @@ static ntt_status compute_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
     const cudaStream_t s = ctx->stream[l];
     const size_t n = ks->n;
     uint64_t *p0 = ks->pp[l] + w.p0 * n, *p1 = ks->pp[l] + (ks->np + w.p0) * n;
-    if (st == NTT_OK)
+    for (int part = 0; part < 2 && st == NTT_OK; part++) {
+        const size_t r0 = part ? 0 : w.qn, count = part ? w.qn : w.pn;
         st = rns(ctx, ks, l,
-                 ntt_rns_cuda_win_inner(ks->rns[l], c->l, w, ks->ext[l], c->in[l], c->key[l],
-                                        ks_qcount(ks, g), c->out0[l], c->out1[l], p0, p1, s));
-    for (int z = 0; z < 2 && st == NTT_OK && w.pn; z++)
-        st = rns(ctx, ks, l, ntt_rns_cuda_win_transform(ks->rns[l], ks->nq + w.p0, w.pn,
-                                                        z ? p1 : p0, s, true));
-    if (st == NTT_OK) st = rec(ctx, ks, l, KS_EV_INNER, s);
-    if (st == NTT_OK) st = after(ctx, ks, l, KS_EV_INNER, ks->gather[l]);
+                 ntt_rns_cuda_win_inner(ks->rns[l], c->l, w, r0, count, ks->ext[l], c->in[l],
+                                        c->key[l], ks_qcount(ks, g), c->out0[l], c->out1[l], p0,
+                                        p1, s));
+        for (int z = 0; z < 2 && st == NTT_OK && w.pn && !part; z++)
+            st = rns(ctx, ks, l, ntt_rns_cuda_win_transform(ks->rns[l], ks->nq + w.p0, w.pn,
+                                                            z ? p1 : p0, s, true));
+        if (st == NTT_OK) st = rec(ctx, ks, l, part ? KS_EV_QIN : KS_EV_INNER, s);
+        if (st == NTT_OK && !part) st = after(ctx, ks, l, KS_EV_INNER, ks->gather[l]);
+    }
     return st;
 }
 
@@ -220,8 +234,8 @@ static ntt_status gather_p(ntt_mgpu_ctx *ctx, int l, void *arg)
     const size_t n = ks->n;
     ntt_status st = NTT_OK;
     for (int o = 0; o < ctx->gpus && st == NTT_OK; o++)
-        for (size_t z = 0; z < 2 && ks_pcount(ks, o) && st == NTT_OK; z++)
-            st = spread(ctx, ks, l, ks->pp, (z * ks->np + ks->p0[o]) * n, ks_pcount(ks, o) * n, o,
+        if (ks_pcount(ks, o))
+            st = spread(ctx, ks, l, ks->pp, ks->p0[o] * n, ks_pcount(ks, o) * n, 2, ks->np * n, o,
                         &ks->stats.moddown_bytes[l]);
     return st;
 }

@@ -122,7 +122,8 @@ ntt_status ntt_mgpu_ks_create(ntt_mgpu_ks **out, ntt_mgpu_ctx *ctx, const ntt_rn
     } else {
         for (int g = 0; g <= ctx->gpus; g++) {
             ks->q0[g] = ntt_fs_block_start(ks->nq, g, ctx->gpus);
-            ks->p0[g] = ntt_fs_block_start(ks->np, g, ctx->gpus);
+            /* ceil(K g / G): ntt_multigpu.h's rule. */
+            ks->p0[g] = ks->np - ntt_fs_block_start(ks->np, ctx->gpus - g, ctx->gpus);
         }
         ks_arg a = {ks, params};
         st = mgpu_each(ctx, false, ks_gpu, &a);
@@ -170,7 +171,7 @@ static ntt_status times_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
     /* The spans: compute-stream segments between its waits, and the two
        gathers on the other stream. */
     const cudaEvent_t seg[][2] = {{ev[KS_EV_START], ev[KS_EV_INTT]},
-                                  {ev[KS_EV_DIG + 2 * dn + ks->last_digit[l]], ev[KS_EV_INNER]},
+                                  {ev[KS_EV_DIG + 2 * dn + ks->last_digit[l]], ev[KS_EV_QIN]},
                                   {ev[KS_EV_DOWN], ev[KS_EV_END]},
                                   {ev[KS_EV_START], ev[KS_EV_END]},
                                   {ev[KS_EV_INTT], ev[KS_EV_DIG + beta - 1]},

@@ -138,11 +138,11 @@ static inline size_t mgpu_cols(const ntt_mgpu_large *pl, int g) { return pl->col
 
 /* ---- the key switch (ks_plan.c, ks_exec.c, ks_host.c) ---- */
 /* Events of one GPU: on the compute stream the start, the input's INTT
-   done, the inner product (and the P rows' INTT) done, modDown's gather
-   waited for, the end; on the gathers' stream modDown's gather done; then
-   per digit j its gather done (KS_EV_DIG + j), its conversion started
-   (+ dnum) and done (+ 2 dnum). */
-enum { KS_EV_START, KS_EV_INTT, KS_EV_INNER, KS_EV_DOWN, KS_EV_END, KS_EV_PG, KS_EV_DIG };
+   done, the inner product's P rows (and their INTT) done, its Q rows done,
+   modDown's gather waited for, the end; on the gathers' stream modDown's
+   gather done; then per digit j its gather done (KS_EV_DIG + j), its
+   conversion started (+ dnum) and done (+ 2 dnum). */
+enum { KS_EV_START, KS_EV_INTT, KS_EV_INNER, KS_EV_QIN, KS_EV_DOWN, KS_EV_END, KS_EV_PG, KS_EV_DIG };
 static inline size_t ks_events(size_t dnum) { return KS_EV_DIG + 3 * dnum; }
 
 struct ntt_mgpu_ks {

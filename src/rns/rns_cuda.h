@@ -75,9 +75,11 @@ NTT_API ntt_status ntt_rns_cuda_win_modup(ntt_rns *c, size_t l, size_t j, const 
    polynomials of key_q + w.pn rows (ntt_rns.h's order of digits and
    components; in each, the rows of w's Q limbs first, then from row key_q
    the rows of w's P limbs).  The sums' Q rows go to out0, out1, their P
-   rows to p0, p1. */
-NTT_API ntt_status ntt_rns_cuda_win_inner(ntt_rns *c, size_t l, ntt_rns_win w,
-                                          const uint64_t *ext, const uint64_t *own,
+   rows to p0, p1.  Only w's rows r0 .. r0+count-1 (Q rows first, then P
+   rows; r0 + count <= qn + pn) are computed, so that the P rows can be
+   done first (their gather then runs during the Q rows'). */
+NTT_API ntt_status ntt_rns_cuda_win_inner(ntt_rns *c, size_t l, ntt_rns_win w, size_t r0,
+                                          size_t count, const uint64_t *ext, const uint64_t *own,
                                           const uint64_t *key, size_t key_q, uint64_t *out0,
                                           uint64_t *out1, uint64_t *p0, uint64_t *p1,
                                           void *stream);

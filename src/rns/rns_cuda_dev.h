@@ -67,11 +67,12 @@ cudaError_t gen_consts(const rns_cuda *d, size_t nlimb, const ConvLists &L, size
 // row of component c of digit j is key + ((2j + c) krows + kr) n, kr = r
 // for a Q row and kq + (r - qn) for a P row (one GPU: ntt_rns.h's layout,
 // krows = nlimb and kq = nq).  The sums' Q rows go to a0/a1 + r n, their
-// P rows to p0/p1 + (r - qn) n.
+// P rows to p0/p1 + (r - qn) n.  Only the local rows r0 .. r0+count-1
+// are computed.
 struct InnerArgs {
     const uint64_t *ext, *own, *key;
     uint64_t *a0, *a1, *p0, *p1;
-    size_t q0, qn, pfirst, rows, beta, alpha, nq, krows, kq;
+    size_t q0, qn, pfirst, rows, beta, alpha, nq, krows, kq, r0, count;
 };
 cudaError_t inner(const rns_cuda *d, size_t n, const InnerArgs &a, bool fused, cudaStream_t st);
 // out = (x - t) w mod p_i row by row (row i: limb limb0 + i, constants

@@ -227,7 +227,7 @@ __device__ __forceinline__ const uint64_t *inner_term(const InnerArgs &a, const 
 // term summed at once (each term read once, the sums written once).
 __global__ void k_inner(const rns_prime *pm, size_t n, InnerArgs a)
 {
-    const size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y;
+    const size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x, r = a.r0 + blockIdx.y;
     if (k >= n) return;
     const InnerRow w = inner_row(a, r, n);
     const rns_prime m = pm[w.limb];
@@ -248,7 +248,7 @@ __global__ void k_inner(const rns_prime *pm, size_t n, InnerArgs a)
 // Unfused inner product: digit j's terms added to the sums (j == 0: set).
 __global__ void k_inner_mac(const rns_prime *pm, size_t n, InnerArgs a, size_t j)
 {
-    const size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y;
+    const size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x, r = a.r0 + blockIdx.y;
     if (k >= n) return;
     const InnerRow w = inner_row(a, r, n);
     const rns_prime m = pm[w.limb];
@@ -339,10 +339,10 @@ cudaError_t gen_consts(const rns_cuda *d, size_t nlimb, const ConvLists &L, size
 cudaError_t inner(const rns_cuda *d, size_t n, const InnerArgs &a, bool fused, cudaStream_t st)
 {
     if (fused) {
-        NTT_LAUNCH_THREADS(k_inner, grid(n, kBlock, a.rows, 1), kBlock, 0, st, d->pm, n, a);
+        NTT_LAUNCH_THREADS(k_inner, grid(n, kBlock, a.count, 1), kBlock, 0, st, d->pm, n, a);
     } else {
         for (size_t j = 0; j < a.beta; j++)
-            NTT_LAUNCH_THREADS(k_inner_mac, grid(n, kBlock, a.rows, 1), kBlock, 0, st, d->pm, n, a, j);
+            NTT_LAUNCH_THREADS(k_inner_mac, grid(n, kBlock, a.count, 1), kBlock, 0, st, d->pm, n, a, j);
     }
     return cudaGetLastError();
 }

@@ -196,8 +196,8 @@ ntt_status ntt_rns_cuda_do_inner(ntt_rns *c, size_t l, const uint64_t *ext, cons
                                  uint64_t *acc0, uint64_t *acc1, void *stream)
 {
     const size_t q = l + 1, n = c->n;
-    return ntt_rns_cuda_win_inner(c, l, ntt_rns_win{0, q, 0, c->np}, ext, nullptr, key, c->nq,
-                                  acc0, acc1, acc0 + q * n, acc1 + q * n, stream);
+    return ntt_rns_cuda_win_inner(c, l, ntt_rns_win{0, q, 0, c->np}, 0, q + c->np, ext, nullptr,
+                                  key, c->nq, acc0, acc1, acc0 + q * n, acc1 + q * n, stream);
 }
 
 // The whole key switch: the input once into coefficient form (every digit
@@ -220,7 +220,7 @@ ntt_status ntt_rns_cuda_do_keyswitch(ntt_rns *c, size_t l, const uint64_t *in,
     TRY(rows_ntt(c, d->plan, d->X, q, 0, st, true));
     for (size_t j = 0; j < beta; j++)
         TRY(ntt_rns_cuda_win_modup(c, l, j, d->X + j * c->alpha * n, w, d->T + j * e * n, stream));
-    TRY(ntt_rns_cuda_win_inner(c, l, w, d->T, in, key, c->nq, out0, out1, d->PP,
+    TRY(ntt_rns_cuda_win_inner(c, l, w, 0, e, d->T, in, key, c->nq, out0, out1, d->PP,
                                d->PP + c->np * n, stream));
     TRY(rows_ntt(c, d->plan_p, d->PP, 2 * c->np, 0, st, true));
     return ntt_rns_cuda_win_moddown(c, w, d->PP, out0, out1, stream);
@@ -241,14 +241,14 @@ ntt_status ntt_rns_cuda_win_modup(ntt_rns *c, size_t l, size_t j, const uint64_t
     return win_ntt(c, w, dst, first, first + digit_len(c, l, j), st, false);
 }
 
-ntt_status ntt_rns_cuda_win_inner(ntt_rns *c, size_t l, ntt_rns_win w, const uint64_t *ext,
-                                  const uint64_t *own, const uint64_t *key, size_t key_q,
-                                  uint64_t *out0, uint64_t *out1, uint64_t *p0, uint64_t *p1,
-                                  void *stream)
+ntt_status ntt_rns_cuda_win_inner(ntt_rns *c, size_t l, ntt_rns_win w, size_t r0, size_t count,
+                                  const uint64_t *ext, const uint64_t *own, const uint64_t *key,
+                                  size_t key_q, uint64_t *out0, uint64_t *out1, uint64_t *p0,
+                                  uint64_t *p1, void *stream)
 {
-    if (ntt_only(c) || w.qn + w.pn == 0) return NTT_OK;
+    if (ntt_only(c) || count == 0) return NTT_OK;
     const nttr::InnerArgs a = {ext, own, key, out0, out1, p0, p1, w.q0, w.qn, w.p0, w.qn + w.pn,
-                               ntt_rns_digits(c, l), c->alpha, c->nq, key_q + w.pn, key_q};
+                               ntt_rns_digits(c, l), c->alpha, c->nq, key_q + w.pn, key_q, r0, count};
     CKR(c, nttr::inner(c->dev, c->n, a, fused(c, RNS_FUSE_INNER), static_cast<cudaStream_t>(stream)));
     return NTT_OK;
 }
