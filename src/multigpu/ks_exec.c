@@ -19,7 +19,7 @@
 typedef struct {
     ntt_mgpu_ks *ks;
     size_t l, beta, j;
-    size_t e; /* the event gather_done records, peers_done waits for */
+    size_t e; /* the event gather_done records, peers_ready waits for */
     const uint64_t *const *in, *const *key;
     uint64_t *const *out0, *const *out1;
 } ks_call;
@@ -249,7 +249,8 @@ static ntt_status down_gpu(ntt_mgpu_ctx *ctx, int l, void *arg)
     const cudaStream_t s = ctx->stream[l];
     ntt_status st = NTT_OK;
     for (int k = 0; k < ctx->local && st == NTT_OK; k++)
-        if (k == l || mgpu_peer(ctx)) st = mgpu_cuda(ctx, cudaStreamWaitEvent(s, ks->ev[k][KS_EV_PG], 0));
+        if (k == l || mgpu_peer(ctx))
+            st = mgpu_cuda(ctx, cudaStreamWaitEvent(s, ks->ev[k][KS_EV_PG], 0));
     if (st == NTT_OK) st = rec(ctx, ks, l, KS_EV_DOWN, s);
     if (st == NTT_OK)
         st = rns(ctx, ks, l,
@@ -277,7 +278,7 @@ ntt_status mgpu_ks_run(ntt_mgpu_ks *ks, size_t l, const uint64_t *const *in,
 {
     ntt_mgpu_ctx *ctx = ks->ctx;
     ks_call c = {ks, l, ntt_rns_digits(ks->rns[0], l), 0, 0, in, key, out0, out1};
-    const bool peer = mgpu_peer(ctx) && ctx->gpus > 1;
+    const bool peer = mgpu_peer(ctx);
     ks->timed = false;
     ks->stats.calls++;
     /* The GPUs' own streams are fed by their launching threads; the

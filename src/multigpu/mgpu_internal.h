@@ -43,7 +43,8 @@ struct ntt_mgpu_ctx {
     ntt_mgpu_stats stats;
 };
 
-/* Whether the key switch's gathers go by peer copies (else NCCL). */
+/* Whether the key switch's gathers and the four-step's exchange go by
+   peer copies (else NCCL): never with one GPU or several processes. */
 static inline bool mgpu_peer(const ntt_mgpu_ctx *ctx)
 {
     return ctx->peer_ok && ctx->copy != NTT_MGPU_COPY_NCCL;
