@@ -5,8 +5,7 @@
  * gives.  Host pointers: the library stages each GPU's range through its
  * own pinned buffers.
  *
- *   cc multigpu_limbs.c -I/usr/local/cuda/include $(pkg-config --cflags --libs ntt) \
- *      -lntt_multigpu -o multigpu_limbs
+ *   cc multigpu_limbs.c $(pkg-config --cflags --libs ntt_multigpu ntt) -o multigpu_limbs
  *   ./multigpu_limbs     # exits 0 when every limb matches the CPU, 77 without a GPU
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
