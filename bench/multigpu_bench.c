@@ -12,9 +12,10 @@
               ntt_rns_cuda_keyswitch (row ks-1, itself checked against the
               CPU's ntt_rns_keyswitch); per GPU count also each stage's
               gather (bytes received by the busiest GPU, event time); its
-              gathers as the context picks them (peer copies on one
-              host), and where that is not NCCL, row keyswitch-nccl with
-              ncclSend/ncclRecv (ntt_mgpu_set_copy).
+              gathers as the context picks them by default, and where the
+              GPUs can copy from each other the other way too (rows
+              keyswitch-peer or keyswitch-nccl, ntt_mgpu_set_copy); the
+              same for large.
    Every row's results are compared with one GPU's (bit for bit); the
    one-GPU rows of limbs and product against the CPU backend.  Per row: the
    median time of --reps calls (each call and its synchronisation, the host
@@ -556,21 +557,29 @@ int bench_multigpu(int argc, char **argv)
             bad |= r;
             if (G == 1) base[op] = rows[nrows - 1].median_s;
         }
-        /* The rows that move data between GPUs: as the context picks
-           (peer copies on one host), then, if that was not NCCL, with NCCL
-           (rows NAME-nccl). */
+        /* The rows that move data between GPUs: as the context picks them
+           by default, then, where the GPUs can copy from each other, the
+           other way (rows NAME-peer or NAME-nccl). */
         ntt_mgpu_info info;
-        const int ways = G > 1 && ntt_mgpu_get_info(ctx, &info) == NTT_OK && info.peer_copies ? 2 : 1;
-        for (int way = 0; way < ways; way++) {
-            if (ntt_mgpu_set_copy(ctx, way ? NTT_MGPU_COPY_NCCL : NTT_MGPU_COPY_AUTO) != NTT_OK) return 8;
+        bool peer = false;
+        const bool both = G > 1 && ntt_mgpu_get_info(ctx, &info) == NTT_OK &&
+                          ntt_mgpu_set_copy(ctx, NTT_MGPU_COPY_PEER) == NTT_OK;
+        if (both) peer = !info.peer_copies;
+        for (int way = 0; way < (both ? 2 : 1); way++) {
+            const ntt_mgpu_copy how = !way ? NTT_MGPU_COPY_AUTO : peer ? NTT_MGPU_COPY_PEER
+                                                                      : NTT_MGPU_COPY_NCCL;
+            if (ntt_mgpu_set_copy(ctx, how) != NTT_OK) return 8;
+            static const char *const lnames[] = {"large", "large-peer", "large-nccl"};
+            static const char *const knames[] = {"keyswitch", "keyswitch-peer", "keyswitch-nccl"};
+            const int v = !way ? 0 : peer ? 1 : 2;
+            const char *lname = lnames[v], *kname = knames[v];
             for (int k = 0; k < o.nlarge; k++) {
-                const int r = large_row(ctx, G, o.large[k], &o, &ref[2 + k], &base[2 + k],
-                                        way ? "large-nccl" : "large");
+                const int r = large_row(ctx, G, o.large[k], &o, &ref[2 + k], &base[2 + k], lname);
                 if (r < 0) return 8;
                 bad |= r;
             }
             if (!o.ks[0]) continue;
-            const int r = ks_row(&o, ctx, G, &ref[10], &base[10], way ? "keyswitch-nccl" : "keyswitch");
+            const int r = ks_row(&o, ctx, G, &ref[10], &base[10], kname);
             if (r < 0) return 8;
             bad |= r;
         }
@@ -590,8 +599,9 @@ int bench_multigpu(int argc, char **argv)
         for (int i = 0; i < nrows; i++) {
             char b[32];
             snprintf(b, sizeof b, "%s", strncmp(rows[i].section, "keyswitch", 9) ? rows[i].section : "ks-1");
-            char *nccl = strstr(b, "-nccl"); /* large-nccl: large's */
-            if (nccl) *nccl = 0;
+            char *way = strstr(b, "-nccl"); /* large-nccl, large-peer: large's */
+            if (!way) way = strstr(b, "-peer");
+            if (way) *way = 0;
             for (int j = 0; j < nrows; j++)
                 if (rows[j].gpus == 1 && !strcmp(rows[j].section, b)) pbase[i] = rows[j].pipelined_s;
         }

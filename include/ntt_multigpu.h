@@ -99,11 +99,15 @@ NTT_API int ntt_mgpu_last_error(const ntt_mgpu_ctx *ctx);
    between the GPUs of a context.
    Within one process a GPU can copy straight from another's memory
    (cudaMemcpyPeerAsync on its copy engines, no kernel on either side);
-   across processes only NCCL can.  AUTO (the default): peer copies where
-   every pair of the context's GPUs has peer access (a one-process
-   context), NCCL otherwise; NCCL: always ncclSend/ncclRecv; PEER: peer
-   copies, NTT_EUNSUPPORTED where AUTO would not pick them.  Results are
-   the same words either way.  Takes effect from the next call.
+   across processes only NCCL can.  A GPU copies from its peers one after
+   the other, where NCCL receives from all of them at once: measured on
+   H200s (NVLink), peer copies are faster with two GPUs and slower with
+   four (docs/MULTIGPU.md).  AUTO (the default): peer copies in a
+   one-process context of two GPUs with peer access, NCCL otherwise; NCCL:
+   always ncclSend/ncclRecv; PEER: peer copies wherever every pair of the
+   context's GPUs has peer access, NTT_EUNSUPPORTED elsewhere (one GPU,
+   several processes, no peer access).  Results are the same words either
+   way.  Takes effect from the next call.
    Errors: NTT_EINVAL (ctx NULL, how not one of these), NTT_EUNSUPPORTED. */
 typedef enum ntt_mgpu_copy {
     NTT_MGPU_COPY_AUTO = 0,

@@ -44,10 +44,12 @@ struct ntt_mgpu_ctx {
 };
 
 /* Whether the key switch's gathers and the four-step's exchange go by
-   peer copies (else NCCL): never with one GPU or several processes. */
+   peer copies (else NCCL): never with one GPU or several processes; by
+   default with two GPUs only (ntt_multigpu.h, ntt_mgpu_set_copy). */
 static inline bool mgpu_peer(const ntt_mgpu_ctx *ctx)
 {
-    return ctx->peer_ok && ctx->copy != NTT_MGPU_COPY_NCCL;
+    return ctx->peer_ok && (ctx->copy == NTT_MGPU_COPY_PEER ||
+                            (ctx->copy == NTT_MGPU_COPY_AUTO && ctx->gpus == 2));
 }
 
 /* Records a failed CUDA call (or NCCL call) as the context's last error;
