@@ -70,25 +70,11 @@ target_compile_definitions(ntt_bench_mpi_objs PRIVATE NTT_HAVE_MPI_BENCH)
 target_compile_options(ntt_bench_mpi_objs PRIVATE ${NTT_WARN})
 
 # ---- install: header, libraries, pkg-config, CMake package -------------------------
-include(CMakePackageConfigHelpers)
 install(FILES include/ntt_mpi.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS ntt_mpi ntt_mpi_static EXPORT ntt_mpiTargets
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(EXPORT ntt_mpiTargets NAMESPACE ntt:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ntt_mpi)
 set(NTT_MPI_CONFIG_DEPS "")
 if(NTT_HAVE_OPENMP)
   set(NTT_MPI_CONFIG_DEPS "find_dependency(OpenMP COMPONENTS C)")
 endif()
-configure_package_config_file(cmake/ntt_mpiConfig.cmake.in
-  ${CMAKE_CURRENT_BINARY_DIR}/ntt_mpiConfig.cmake
-  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ntt_mpi)
-write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/ntt_mpiConfigVersion.cmake
-  COMPATIBILITY SameMinorVersion)
-install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ntt_mpiConfig.cmake
-              ${CMAKE_CURRENT_BINARY_DIR}/ntt_mpiConfigVersion.cmake
-        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ntt_mpi)
 # pkg-config: MPI's include directories and libraries are public (the header
 # includes mpi.h, callers call MPI_Init); with mpicc they are already there.
 set(NTT_MPI_PC_CFLAGS "")
@@ -99,6 +85,4 @@ set(NTT_MPI_PC_LIBS "")
 foreach(l ${MPI_C_LIBRARIES})
   string(APPEND NTT_MPI_PC_LIBS " ${l}")
 endforeach()
-file(RELATIVE_PATH NTT_PC_TO_PREFIX "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
-configure_file(cmake/ntt_mpi.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ntt_mpi.pc @ONLY)
-install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ntt_mpi.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+ntt_install_package(ntt_mpi TARGETS ntt_mpi ntt_mpi_static DEPS "${NTT_MPI_CONFIG_DEPS}")

@@ -73,26 +73,9 @@ endif()
 # The package: find_package(ntt_multigpu) gives ntt::ntt_multigpu and
 # ntt::ntt_multigpu_static; pkg-config ntt_multigpu.  NCCL's library is
 # named by the path it was found at.
-include(CMakePackageConfigHelpers)
-install(TARGETS ntt_multigpu ntt_multigpu_static EXPORT ntt_multigpuTargets
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(EXPORT ntt_multigpuTargets NAMESPACE ntt::
-        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ntt_multigpu)
 set(NTT_MULTIGPU_CONFIG_DEPS "")
 if(NTT_HAVE_MPI)
   set(NTT_MULTIGPU_CONFIG_DEPS "find_dependency(MPI COMPONENTS C)")
 endif()
-configure_package_config_file(cmake/ntt_multigpuConfig.cmake.in
-  ${CMAKE_CURRENT_BINARY_DIR}/ntt_multigpuConfig.cmake
-  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ntt_multigpu)
-write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/ntt_multigpuConfigVersion.cmake
-  COMPATIBILITY SameMinorVersion)
-install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ntt_multigpuConfig.cmake
-              ${CMAKE_CURRENT_BINARY_DIR}/ntt_multigpuConfigVersion.cmake
-        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ntt_multigpu)
-file(RELATIVE_PATH NTT_PC_TO_PREFIX "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
-configure_file(cmake/ntt_multigpu.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ntt_multigpu.pc @ONLY)
-install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ntt_multigpu.pc
-        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+ntt_install_package(ntt_multigpu TARGETS ntt_multigpu ntt_multigpu_static
+                    DEPS "${NTT_MULTIGPU_CONFIG_DEPS}")

@@ -10,37 +10,20 @@
    host arrays as they were and no buffer, stream or event alive.  Prints
    the number of points tried. */
 #include "emu_faults.h"
-#include "fault_sweep.h"
+#include "emu_sweep.h"
 #include "test_common.h"
 
 #include <string.h>
 
 #define CUDA_LAUNCH_FAILURE 719 /* the stand-in's injected error */
 
-static emu_fault_kind cur;
-
-static void arm(long k) { emu_fault_arm(cur, k); }
-static bool fired(void) { return emu_fault_fired() != 0; }
-static const char *point(void) { return emu_fault_name(cur); }
-static ntt_status expected(void)
-{
-    return cur == EMU_FAULT_MALLOC || cur == EMU_FAULT_MALLOC_HOST || cur == EMU_FAULT_CREATE
-               ? NTT_ENOMEM
-               : NTT_EBACKEND;
-}
-static const fault_source src = {"CUDA", arm, fired, point, emu_fault_live, expected};
-
 static long points, trials;
 
-/* Every kind of fault in turn; also checks the process-wide last error of
-   the runs that failed with NTT_EBACKEND. */
+/* Every kind of fault in turn. */
 static void sweep(fault_trial *t)
 {
-    for (int k = 0; k < EMU_FAULT_KINDS; k++) {
-        cur = (emu_fault_kind)k;
-        points += fault_sweep(&src, t);
-        trials++;
-    }
+    points += emu_sweep(t);
+    trials += EMU_FAULT_KINDS;
 }
 
 #define N 64
@@ -77,7 +60,7 @@ static bool create_intact(void *arg)
 {
     gpu_case *x = arg;
     bool ok = x->plan == NULL;
-    if (fired() && expected() == NTT_EBACKEND) ok = ok && ntt_cuda_last_error(NULL) == CUDA_LAUNCH_FAILURE;
+    if (emu_sweep_fired() && emu_sweep_expected() == NTT_EBACKEND) ok = ok && ntt_cuda_last_error(NULL) == CUDA_LAUNCH_FAILURE;
     return ok;
 }
 static void release(void *arg)
@@ -145,7 +128,7 @@ static bool exec_intact(void *arg)
 {
     gpu_case *x = arg;
     bool ok = true;
-    if (expected() == NTT_EBACKEND) ok = ntt_cuda_last_error(x->plan) == CUDA_LAUNCH_FAILURE;
+    if (emu_sweep_expected() == NTT_EBACKEND) ok = ntt_cuda_last_error(x->plan) == CUDA_LAUNCH_FAILURE;
     if (x->op >= OP_DEV_FORWARD) return ok;
     const bool chunked = x->op == OP_FORWARD_BATCH || x->op == OP_POLYMUL_BATCH;
     const int out = x->op == OP_FORWARD_BATCH ? 0 : 2;
@@ -247,7 +230,7 @@ static bool pm_intact(void *arg)
     (void)arg;
     for (size_t i = 0; i < LA + LB; i++)
         if (pm.c[i] != ~(uint64_t)i) return false;
-    return expected() != NTT_EBACKEND || ntt_cuda_last_error(NULL) == CUDA_LAUNCH_FAILURE;
+    return emu_sweep_expected() != NTT_EBACKEND || ntt_cuda_last_error(NULL) == CUDA_LAUNCH_FAILURE;
 }
 static void pm_release(void *arg)
 {

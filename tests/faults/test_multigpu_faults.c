@@ -11,8 +11,7 @@
    and after a failed call the same objects must give the right words on
    the next one (no state left half-made).  Prints the number of points
    tried. */
-#include "emu_faults.h"
-#include "fault_sweep.h"
+#include "emu_sweep.h"
 #include "ntt_multigpu.h"
 #include "test_common.h"
 
@@ -20,28 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static emu_fault_kind cur;
-
-static void arm(long k) { emu_fault_arm(cur, k); }
-static bool fired(void) { return emu_fault_fired() != 0; }
-static const char *point(void) { return emu_fault_name(cur); }
-static ntt_status expected(void)
-{
-    return cur == EMU_FAULT_MALLOC || cur == EMU_FAULT_MALLOC_HOST || cur == EMU_FAULT_CREATE
-               ? NTT_ENOMEM
-               : NTT_EBACKEND;
-}
-static const fault_source src = {"CUDA", arm, fired, point, emu_fault_live, expected};
-
 static long points;
 
-static void sweep(fault_trial *t)
-{
-    for (int k = 0; k < EMU_FAULT_KINDS; k++) {
-        cur = (emu_fault_kind)k;
-        points += fault_sweep(&src, t);
-    }
-}
+static void sweep(fault_trial *t) { points += emu_sweep(t); }
 
 /* The key switch's shape: N = 16, L+1 = 7, K = 3, dnum = 3 (digits of 3,
    3 and 1 limbs), so that on 3 GPUs digits span GPUs and every GPU owns
