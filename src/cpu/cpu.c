@@ -27,7 +27,7 @@ void *ntt_cpu_alloc(size_t bytes)
 #define T uint32_t
 #define SFX(name) name##_u32
 #define W64 0
-#include "cpu_impl.h"
+#include "cpu.tmpl.h"
 #undef T
 #undef SFX
 #undef W64
@@ -35,7 +35,7 @@ void *ntt_cpu_alloc(size_t bytes)
 #define T uint64_t
 #define SFX(name) name##_u64
 #define W64 1
-#include "cpu_impl.h"
+#include "cpu.tmpl.h"
 #undef T
 #undef SFX
 #undef W64

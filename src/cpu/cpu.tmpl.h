@@ -1,8 +1,12 @@
 /*
- * Width-generic part of cpu.c, included once per element width with
- *   T     element type (uint32_t / uint64_t)
- *   SFX   name suffix macro
- *   W64   1 for the 64-bit instance
+ * TEMPLATE cpu.tmpl.h, instantiated by cpu.c once per element width.
+ *
+ * Expects  T     element type (uint32_t / uint64_t);
+ *          SFX   name suffix macro (SFX(x) is x##_u32 / x##_u64);
+ *          W64   1 for the 64-bit instance, else 0.
+ * Defines  the SFX(ntt_cpu_*) functions declared in cpu_types.tmpl.h (mod
+ *          tables, drivers, loads, item operations) and their static
+ *          helpers; no macros left defined.
  *
  * What every CPU backend shares: the per-modulus tables, the depth-first
  * drivers (a block larger than the kernels' leaf block gets one radix-4
