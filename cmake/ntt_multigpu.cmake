@@ -42,8 +42,10 @@ target_include_directories(ntt_multigpu_objects PUBLIC
   $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>)
 # NCCL's header has old-style declarations: a system header for the warnings.
 target_include_directories(ntt_multigpu_objects SYSTEM PUBLIC ${NCCL_INCLUDE_DIR})
-# src/rns: the key switch's window pieces of the CUDA RNS stages (rns_cuda.h).
-target_include_directories(ntt_multigpu_objects PRIVATE src/core src/multigpu src/rns)
+# src/include: libntt's internal header (ntt_internal.h: the key switch's
+# window pieces of the CUDA RNS stages, ntt_overlaps); src/core: the
+# header-only four-step split it shares with libntt_mpi (fourstep.h).
+target_include_directories(ntt_multigpu_objects PRIVATE src/include src/core src/multigpu)
 target_link_libraries(ntt_multigpu_objects PUBLIC CUDA::cudart Threads::Threads)
 target_compile_options(ntt_multigpu_objects PRIVATE ${NTT_WARN}
   $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings>

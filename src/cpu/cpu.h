@@ -4,9 +4,8 @@
 #ifndef NTT_CPU_H
 #define NTT_CPU_H
 
+#include "../core/alloc.h"
 #include "../core/internal.h"
-
-void *ntt_cpu_alloc(size_t bytes);
 
 /* The subtrees below the inverse root kernel's levels: nodes 2, 3 when
    log2 n is odd, else nodes 4 .. 7 (none when n < 4).  Returns their count,

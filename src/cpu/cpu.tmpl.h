@@ -328,7 +328,7 @@ ntt_status SFX(ntt_cpu_mod_init)(SFX(mod) *M, const ntt_modulus *cm, size_t n, n
     M->root = (T)cm->root;
     M->cyclic = cm->w && n >= 2 && cm->w[1] == 1;
     if (tables) {
-        M->fw = ntt_cpu_alloc(4 * n * sizeof(T));
+        M->fw = ntt_alloc_aligned(4 * n * sizeof(T));
         if (!M->fw) return NTT_ENOMEM;
         M->fwx = M->fw + n;
         M->iw = M->fw + 2 * n;
