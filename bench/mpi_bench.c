@@ -24,7 +24,6 @@
 #include "sysinfo.h"
 #include "mpi_pmpi.h"
 #include "master_slave.h"
-#include "mpi_internal.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -23,7 +23,7 @@
 #include "ntt_rns.h"
 
 extern "C" {
-#include "../src/rns/rns_cuda.h"
+#include "ntt_internal.h"
 }
 
 #include <cuda_runtime_api.h>

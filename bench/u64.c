@@ -9,7 +9,7 @@
    backend's first. */
 #include "ntt.h"
 
-#include "internal.h"
+#include "ntt_internal.h"
 #include "bench.h"
 #include "cli.h"
 #include "sysinfo.h"

@@ -17,7 +17,7 @@ function(ntt_install_package name)
           INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   install(EXPORT ${name}Targets NAMESPACE ntt:: DESTINATION ${dir})
   set(NTT_PACKAGE_DEPS "${P_DEPS}")
-  configure_package_config_file(cmake/${name}Config.cmake.in
+  configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/${name}Config.cmake.in
     ${CMAKE_CURRENT_BINARY_DIR}/${name}Config.cmake INSTALL_DESTINATION ${dir})
   write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/${name}ConfigVersion.cmake
     COMPATIBILITY SameMinorVersion)
@@ -25,6 +25,6 @@ function(ntt_install_package name)
                 ${CMAKE_CURRENT_BINARY_DIR}/${name}ConfigVersion.cmake
           DESTINATION ${dir})
   file(RELATIVE_PATH NTT_PC_TO_PREFIX "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
-  configure_file(cmake/${name}.pc.in ${CMAKE_CURRENT_BINARY_DIR}/${name}.pc @ONLY)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/${name}.pc.in ${CMAKE_CURRENT_BINARY_DIR}/${name}.pc @ONLY)
   install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${name}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 endfunction()

@@ -4,7 +4,7 @@
    VL, BW and DQ, or a build without the backend. */
 #include "backend_check.h"
 
-#include "../src/core/internal.h"
+#include "ntt_internal.h"
 
 int main(void)
 {

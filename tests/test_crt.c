@@ -7,6 +7,7 @@
  * threads calling ntt_polymul_mod at once (the plan cache).
  */
 #include "gmp_oracle.h"
+#include "ntt_internal.h" /* ntt_crt_primes */
 #include "test_common.h"
 
 #include <inttypes.h>
@@ -15,8 +16,6 @@
 #include <string.h>
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-extern const uint64_t ntt_crt_primes[3];
 
 static uint64_t random_modulus(void)
 {

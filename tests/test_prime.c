@@ -6,13 +6,12 @@
  * (exact order), ntt_find_prime (prime, bound, 2-power, descending, nothing
  * skipped, the CRT primes) and the error statuses.
  */
+#include "ntt_internal.h" /* ntt_crt_primes */
 #include "test_common.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-extern const uint64_t ntt_crt_primes[3];
 
 #define SIEVE_N 100000
 static unsigned char composite_tab[SIEVE_N];

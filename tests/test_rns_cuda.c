@@ -10,7 +10,7 @@
  * without a usable CUDA device.
  */
 #include "rns_oracle.h"
-#include "../src/rns/rns_cuda.h"
+#include "ntt_internal.h"
 
 #include <cuda_runtime_api.h>
 #include <stdlib.h>

@@ -42,39 +42,79 @@ static ntt_status dev_polymul(ntt_plan *plan, ntt_width w, void *c, size_t lc, c
     return plan->ops->dev_polymul(plan, c, lc, a, la, b, lb, count, stride, item0, stream);
 }
 
-/* Each call with item0 0 and as the _at form. */
-#define NTT_CUDA_API(SUF, TY, W)                                                              \
-    ntt_status ntt_cuda_forward_at_##SUF(ntt_plan *plan, TY *d_a, size_t count, size_t stride, \
-                                         size_t item0, ntt_cuda_stream stream)                \
-    { return dev_transform(plan, W, d_a, count, stride, item0, stream, false); }              \
-    ntt_status ntt_cuda_forward_##SUF(ntt_plan *plan, TY *d_a, size_t count, size_t stride,   \
-                                      ntt_cuda_stream stream)                                 \
-    { return dev_transform(plan, W, d_a, count, stride, 0, stream, false); }                  \
-    ntt_status ntt_cuda_inverse_at_##SUF(ntt_plan *plan, TY *d_a, size_t count, size_t stride, \
-                                         size_t item0, ntt_cuda_stream stream)                \
-    { return dev_transform(plan, W, d_a, count, stride, item0, stream, true); }               \
-    ntt_status ntt_cuda_inverse_##SUF(ntt_plan *plan, TY *d_a, size_t count, size_t stride,   \
-                                      ntt_cuda_stream stream)                                 \
-    { return dev_transform(plan, W, d_a, count, stride, 0, stream, true); }                   \
-    ntt_status ntt_cuda_pointwise_at_##SUF(ntt_plan *plan, TY *d_c, const TY *d_a,            \
-                                           const TY *d_b, size_t count, size_t stride,        \
-                                           size_t item0, ntt_cuda_stream stream)              \
-    { return dev_pointwise(plan, W, d_c, d_a, d_b, count, stride, item0, stream); }           \
-    ntt_status ntt_cuda_pointwise_##SUF(ntt_plan *plan, TY *d_c, const TY *d_a,               \
-                                        const TY *d_b, size_t count, size_t stride,           \
-                                        ntt_cuda_stream stream)                               \
-    { return dev_pointwise(plan, W, d_c, d_a, d_b, count, stride, 0, stream); }               \
-    ntt_status ntt_cuda_polymul_at_##SUF(ntt_plan *plan, TY *d_c, size_t lc, const TY *d_a,   \
-                                         size_t la, const TY *d_b, size_t lb, size_t count,   \
-                                         size_t stride, size_t item0, ntt_cuda_stream stream) \
-    { return dev_polymul(plan, W, d_c, lc, d_a, la, d_b, lb, count, stride, item0, stream); } \
-    ntt_status ntt_cuda_polymul_##SUF(ntt_plan *plan, TY *d_c, size_t lc, const TY *d_a,      \
-                                      size_t la, const TY *d_b, size_t lb, size_t count,      \
-                                      size_t stride, ntt_cuda_stream stream)                  \
-    { return dev_polymul(plan, W, d_c, lc, d_a, la, d_b, lb, count, stride, 0, stream); }
+/* The public calls, one line each into the shared dev_* above; each call
+   without _at is its _at form with item0 0. */
+ntt_status ntt_cuda_forward_at_u32(ntt_plan *plan, uint32_t *d_a, size_t count, size_t stride,
+                                     size_t item0, ntt_cuda_stream stream)
+{ return dev_transform(plan, NTT_U32, d_a, count, stride, item0, stream, false); }
 
-NTT_CUDA_API(u32, uint32_t, NTT_U32)
-NTT_CUDA_API(u64, uint64_t, NTT_U64)
+ntt_status ntt_cuda_forward_u32(ntt_plan *plan, uint32_t *d_a, size_t count, size_t stride,
+                                  ntt_cuda_stream stream)
+{ return dev_transform(plan, NTT_U32, d_a, count, stride, 0, stream, false); }
+
+ntt_status ntt_cuda_inverse_at_u32(ntt_plan *plan, uint32_t *d_a, size_t count, size_t stride,
+                                     size_t item0, ntt_cuda_stream stream)
+{ return dev_transform(plan, NTT_U32, d_a, count, stride, item0, stream, true); }
+
+ntt_status ntt_cuda_inverse_u32(ntt_plan *plan, uint32_t *d_a, size_t count, size_t stride,
+                                  ntt_cuda_stream stream)
+{ return dev_transform(plan, NTT_U32, d_a, count, stride, 0, stream, true); }
+
+ntt_status ntt_cuda_pointwise_at_u32(ntt_plan *plan, uint32_t *d_c, const uint32_t *d_a,
+                                       const uint32_t *d_b, size_t count, size_t stride,
+                                       size_t item0, ntt_cuda_stream stream)
+{ return dev_pointwise(plan, NTT_U32, d_c, d_a, d_b, count, stride, item0, stream); }
+
+ntt_status ntt_cuda_pointwise_u32(ntt_plan *plan, uint32_t *d_c, const uint32_t *d_a,
+                                    const uint32_t *d_b, size_t count, size_t stride,
+                                    ntt_cuda_stream stream)
+{ return dev_pointwise(plan, NTT_U32, d_c, d_a, d_b, count, stride, 0, stream); }
+
+ntt_status ntt_cuda_polymul_at_u32(ntt_plan *plan, uint32_t *d_c, size_t lc, const uint32_t *d_a,
+                                     size_t la, const uint32_t *d_b, size_t lb, size_t count,
+                                     size_t stride, size_t item0, ntt_cuda_stream stream)
+{ return dev_polymul(plan, NTT_U32, d_c, lc, d_a, la, d_b, lb, count, stride, item0, stream); }
+
+ntt_status ntt_cuda_polymul_u32(ntt_plan *plan, uint32_t *d_c, size_t lc, const uint32_t *d_a,
+                                  size_t la, const uint32_t *d_b, size_t lb, size_t count,
+                                  size_t stride, ntt_cuda_stream stream)
+{ return dev_polymul(plan, NTT_U32, d_c, lc, d_a, la, d_b, lb, count, stride, 0, stream); }
+
+ntt_status ntt_cuda_forward_at_u64(ntt_plan *plan, uint64_t *d_a, size_t count, size_t stride,
+                                     size_t item0, ntt_cuda_stream stream)
+{ return dev_transform(plan, NTT_U64, d_a, count, stride, item0, stream, false); }
+
+ntt_status ntt_cuda_forward_u64(ntt_plan *plan, uint64_t *d_a, size_t count, size_t stride,
+                                  ntt_cuda_stream stream)
+{ return dev_transform(plan, NTT_U64, d_a, count, stride, 0, stream, false); }
+
+ntt_status ntt_cuda_inverse_at_u64(ntt_plan *plan, uint64_t *d_a, size_t count, size_t stride,
+                                     size_t item0, ntt_cuda_stream stream)
+{ return dev_transform(plan, NTT_U64, d_a, count, stride, item0, stream, true); }
+
+ntt_status ntt_cuda_inverse_u64(ntt_plan *plan, uint64_t *d_a, size_t count, size_t stride,
+                                  ntt_cuda_stream stream)
+{ return dev_transform(plan, NTT_U64, d_a, count, stride, 0, stream, true); }
+
+ntt_status ntt_cuda_pointwise_at_u64(ntt_plan *plan, uint64_t *d_c, const uint64_t *d_a,
+                                       const uint64_t *d_b, size_t count, size_t stride,
+                                       size_t item0, ntt_cuda_stream stream)
+{ return dev_pointwise(plan, NTT_U64, d_c, d_a, d_b, count, stride, item0, stream); }
+
+ntt_status ntt_cuda_pointwise_u64(ntt_plan *plan, uint64_t *d_c, const uint64_t *d_a,
+                                    const uint64_t *d_b, size_t count, size_t stride,
+                                    ntt_cuda_stream stream)
+{ return dev_pointwise(plan, NTT_U64, d_c, d_a, d_b, count, stride, 0, stream); }
+
+ntt_status ntt_cuda_polymul_at_u64(ntt_plan *plan, uint64_t *d_c, size_t lc, const uint64_t *d_a,
+                                     size_t la, const uint64_t *d_b, size_t lb, size_t count,
+                                     size_t stride, size_t item0, ntt_cuda_stream stream)
+{ return dev_polymul(plan, NTT_U64, d_c, lc, d_a, la, d_b, lb, count, stride, item0, stream); }
+
+ntt_status ntt_cuda_polymul_u64(ntt_plan *plan, uint64_t *d_c, size_t lc, const uint64_t *d_a,
+                                  size_t la, const uint64_t *d_b, size_t lb, size_t count,
+                                  size_t stride, ntt_cuda_stream stream)
+{ return dev_polymul(plan, NTT_U64, d_c, lc, d_a, la, d_b, lb, count, stride, 0, stream); }
 
 int ntt_cuda_last_error(const ntt_plan *plan)
 {

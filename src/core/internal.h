@@ -3,6 +3,7 @@
 #define NTT_INTERNAL_H
 
 #include "ntt.h"
+#include "../include/ntt_internal.h" /* what the in-tree programs use too */
 #include "arith.h"
 #include "variant.h"
 
@@ -161,8 +162,12 @@ extern const ntt_backend_ops ntt_cuda_ops;
 ntt_status ntt_cuda_get_info_impl(ntt_cuda_info *info);
 #endif
 
-/* polymul_mod.c: the default CRT primes. */
-extern const uint64_t ntt_crt_primes[3];
+/* plan.c: the execution seam.  The transforms of count items (stride
+   apart) in place, as ntt_forward_batch_* / ntt_inverse_batch_* run them
+   after their checks, with no checks at all: for the library's own callers
+   (the RNS stages) whose arguments are right by construction and whose
+   values are residues they made or checked. */
+ntt_status ntt_exec_transform(ntt_plan *plan, void *a, size_t count, size_t stride, bool inverse);
 
 /* dispatch.c */
 const ntt_backend_ops *ntt_backend_lookup(ntt_backend b);
@@ -177,28 +182,14 @@ void ntt_modulus_free(ntt_modulus *m);
 bool ntt_prime_u64(uint64_t n);
 
 /* Helpers shared by the CPU backends. */
-void *ntt_aligned_alloc(size_t bytes);   /* 64-byte aligned, NULL on failure */
-void ntt_aligned_free(void *p);
 unsigned ntt_log2(size_t n);             /* n a power of two */
 size_t ntt_bitrev(size_t x, unsigned bits);
-/* Whether byte ranges [x, x+xbytes) and [y, y+ybytes) share a byte. */
-static inline bool ntt_overlaps(const void *x, size_t xbytes, const void *y, size_t ybytes)
-{
-    const uintptr_t a = (uintptr_t)x, b = (uintptr_t)y;
-    return a < b + ybytes && b < a + xbytes;
-}
 /* 1 if some a[i] >= p (cpu.c: the AVX2 backend's any_geq where the CPU
    has AVX2, else the portable code, which is exposed for the tests). */
 bool ntt_any_geq_u32(const uint32_t *a, size_t len, uint32_t p);
 bool ntt_any_geq_u64(const uint64_t *a, size_t len, uint64_t p);
 bool ntt_any_geq_portable_u32(const uint32_t *a, size_t len, uint32_t p);
 bool ntt_any_geq_portable_u64(const uint64_t *a, size_t len, uint64_t p);
-/* Whether plans created from now on may run the AVX-512 IFMA u64 kernels
-   where the CPU has them (default yes).  Off, they run the FP64 kernels as
-   on a CPU without IFMA: the tests check both, and the bench times both in
-   one process.  Plans already made (and cached) keep their kernels. */
-void ntt_cpu_use_ifma(bool on);
-bool ntt_cpu_ifma_enabled(void);
 /* Whether any of the first len coefficients of count items (stride apart,
    plan->width wide) is >= its item's modulus. */
 bool ntt_out_of_range(const ntt_plan *plan, const void *a, size_t len, size_t count, size_t stride);

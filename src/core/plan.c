@@ -154,16 +154,21 @@ static bool product_out_of_range(const ntt_plan *plan, const void *a, size_t la,
     return !checked_there && ntt_operands_out_of_range(plan, a, la, b, lb, count, stride);
 }
 
+ntt_status ntt_exec_transform(ntt_plan *plan, void *a, size_t count, size_t stride, bool inverse)
+{
+    const ntt_backend_ops *ops = plan->ops;
+    if (inverse)
+        return (ops->inverse ? ops->inverse : ntt_scalar_ops.inverse)(plan, a, count, stride);
+    return (ops->forward ? ops->forward : ntt_scalar_ops.forward)(plan, a, count, stride);
+}
+
 static ntt_status run_transform(ntt_plan *plan, ntt_width w, void *a, size_t count, size_t stride,
                                 bool inverse)
 {
     ntt_status s = check_call(plan, w, a, a, a, count, stride);
     if (s != NTT_OK || count == 0) return s;
     if (ntt_out_of_range(plan, a, plan->n, count, stride)) return NTT_ERANGE;
-    const ntt_backend_ops *ops = plan->ops;
-    if (inverse)
-        return (ops->inverse ? ops->inverse : ntt_scalar_ops.inverse)(plan, a, count, stride);
-    return (ops->forward ? ops->forward : ntt_scalar_ops.forward)(plan, a, count, stride);
+    return ntt_exec_transform(plan, a, count, stride, inverse);
 }
 
 static ntt_status run_pointwise(ntt_plan *plan, ntt_width w, void *c, const void *a,
@@ -205,28 +210,63 @@ static ntt_status run_linear(ntt_plan *plan, ntt_width w, void *c, const void *a
                                                                  plan->n, false);
 }
 
-#define NTT_EXEC_API(SUF, TY, W)                                                             \
-    ntt_status ntt_forward_##SUF(ntt_plan *plan, TY *a)                                      \
-    { return run_transform(plan, W, a, 1, plan ? plan->n : 0, false); }                      \
-    ntt_status ntt_inverse_##SUF(ntt_plan *plan, TY *a)                                      \
-    { return run_transform(plan, W, a, 1, plan ? plan->n : 0, true); }                       \
-    ntt_status ntt_pointwise_##SUF(ntt_plan *plan, TY *c, const TY *a, const TY *b)          \
-    { return run_pointwise(plan, W, c, a, b, 1, plan ? plan->n : 0); }                       \
-    ntt_status ntt_polymul_##SUF(ntt_plan *plan, TY *c, const TY *a, const TY *b)            \
-    { return run_polymul(plan, W, c, a, b, 1, plan ? plan->n : 0); }                         \
-    ntt_status ntt_forward_batch_##SUF(ntt_plan *plan, TY *a, size_t count, size_t stride)   \
-    { return run_transform(plan, W, a, count, stride, false); }                              \
-    ntt_status ntt_inverse_batch_##SUF(ntt_plan *plan, TY *a, size_t count, size_t stride)   \
-    { return run_transform(plan, W, a, count, stride, true); }                               \
-    ntt_status ntt_pointwise_batch_##SUF(ntt_plan *plan, TY *c, const TY *a, const TY *b,    \
-                                         size_t count, size_t stride)                        \
-    { return run_pointwise(plan, W, c, a, b, count, stride); }                               \
-    ntt_status ntt_polymul_batch_##SUF(ntt_plan *plan, TY *c, const TY *a, const TY *b,      \
-                                       size_t count, size_t stride)                          \
-    { return run_polymul(plan, W, c, a, b, count, stride); }                                \
-    ntt_status ntt_polymul_linear_##SUF(ntt_plan *plan, TY *c, const TY *a, size_t la,       \
-                                        const TY *b, size_t lb)                              \
-    { return run_linear(plan, W, c, a, la, b, lb); }
+/* The public calls, one line each into the shared run_* above. */
+ntt_status ntt_forward_u32(ntt_plan *plan, uint32_t *a)
+{ return run_transform(plan, NTT_U32, a, 1, plan ? plan->n : 0, false); }
 
-NTT_EXEC_API(u32, uint32_t, NTT_U32)
-NTT_EXEC_API(u64, uint64_t, NTT_U64)
+ntt_status ntt_inverse_u32(ntt_plan *plan, uint32_t *a)
+{ return run_transform(plan, NTT_U32, a, 1, plan ? plan->n : 0, true); }
+
+ntt_status ntt_pointwise_u32(ntt_plan *plan, uint32_t *c, const uint32_t *a, const uint32_t *b)
+{ return run_pointwise(plan, NTT_U32, c, a, b, 1, plan ? plan->n : 0); }
+
+ntt_status ntt_polymul_u32(ntt_plan *plan, uint32_t *c, const uint32_t *a, const uint32_t *b)
+{ return run_polymul(plan, NTT_U32, c, a, b, 1, plan ? plan->n : 0); }
+
+ntt_status ntt_forward_batch_u32(ntt_plan *plan, uint32_t *a, size_t count, size_t stride)
+{ return run_transform(plan, NTT_U32, a, count, stride, false); }
+
+ntt_status ntt_inverse_batch_u32(ntt_plan *plan, uint32_t *a, size_t count, size_t stride)
+{ return run_transform(plan, NTT_U32, a, count, stride, true); }
+
+ntt_status ntt_pointwise_batch_u32(ntt_plan *plan, uint32_t *c, const uint32_t *a,
+                                    const uint32_t *b, size_t count, size_t stride)
+{ return run_pointwise(plan, NTT_U32, c, a, b, count, stride); }
+
+ntt_status ntt_polymul_batch_u32(ntt_plan *plan, uint32_t *c, const uint32_t *a,
+                                  const uint32_t *b, size_t count, size_t stride)
+{ return run_polymul(plan, NTT_U32, c, a, b, count, stride); }
+
+ntt_status ntt_polymul_linear_u32(ntt_plan *plan, uint32_t *c, const uint32_t *a, size_t la,
+                                   const uint32_t *b, size_t lb)
+{ return run_linear(plan, NTT_U32, c, a, la, b, lb); }
+
+ntt_status ntt_forward_u64(ntt_plan *plan, uint64_t *a)
+{ return run_transform(plan, NTT_U64, a, 1, plan ? plan->n : 0, false); }
+
+ntt_status ntt_inverse_u64(ntt_plan *plan, uint64_t *a)
+{ return run_transform(plan, NTT_U64, a, 1, plan ? plan->n : 0, true); }
+
+ntt_status ntt_pointwise_u64(ntt_plan *plan, uint64_t *c, const uint64_t *a, const uint64_t *b)
+{ return run_pointwise(plan, NTT_U64, c, a, b, 1, plan ? plan->n : 0); }
+
+ntt_status ntt_polymul_u64(ntt_plan *plan, uint64_t *c, const uint64_t *a, const uint64_t *b)
+{ return run_polymul(plan, NTT_U64, c, a, b, 1, plan ? plan->n : 0); }
+
+ntt_status ntt_forward_batch_u64(ntt_plan *plan, uint64_t *a, size_t count, size_t stride)
+{ return run_transform(plan, NTT_U64, a, count, stride, false); }
+
+ntt_status ntt_inverse_batch_u64(ntt_plan *plan, uint64_t *a, size_t count, size_t stride)
+{ return run_transform(plan, NTT_U64, a, count, stride, true); }
+
+ntt_status ntt_pointwise_batch_u64(ntt_plan *plan, uint64_t *c, const uint64_t *a,
+                                    const uint64_t *b, size_t count, size_t stride)
+{ return run_pointwise(plan, NTT_U64, c, a, b, count, stride); }
+
+ntt_status ntt_polymul_batch_u64(ntt_plan *plan, uint64_t *c, const uint64_t *a,
+                                  const uint64_t *b, size_t count, size_t stride)
+{ return run_polymul(plan, NTT_U64, c, a, b, count, stride); }
+
+ntt_status ntt_polymul_linear_u64(ntt_plan *plan, uint64_t *c, const uint64_t *a, size_t la,
+                                   const uint64_t *b, size_t lb)
+{ return run_linear(plan, NTT_U64, c, a, la, b, lb); }

@@ -4,16 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *ntt_aligned_alloc(size_t bytes)
-{
-    if (bytes == 0) bytes = 64;
-    void *p = NULL;
-    if (posix_memalign(&p, 64, bytes) != 0) return NULL;
-    return p;
-}
-
-void ntt_aligned_free(void *p) { free(p); }
-
 unsigned ntt_log2(size_t n)
 {
     unsigned l = 0;

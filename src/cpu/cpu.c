@@ -1,33 +1,15 @@
 /* What the CPU backends share: plan data, tables, depth-first drivers,
    item-level operations and the serial batch loops (see cpu.h). */
-/* madvise is an extension of POSIX. */
-#define _DEFAULT_SOURCE
 #include "cpu.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-
-void *ntt_cpu_alloc(size_t bytes)
-{
-    const size_t huge = (size_t)2 << 20;
-    void *p = NULL;
-    if (bytes >= huge) {
-        const size_t size = (bytes + huge - 1) / huge * huge;
-        if (posix_memalign(&p, huge, size) != 0) return NULL;
-#ifdef MADV_HUGEPAGE
-        (void)madvise(p, size, MADV_HUGEPAGE);
-#endif
-        return p;
-    }
-    return ntt_aligned_alloc(bytes);
-}
 
 #define T uint32_t
 #define SFX(name) name##_u32
 #define W64 0
-#include "cpu_impl.h"
+#include "cpu.tmpl.h"
 #undef T
 #undef SFX
 #undef W64
@@ -35,7 +17,7 @@ void *ntt_cpu_alloc(size_t bytes)
 #define T uint64_t
 #define SFX(name) name##_u64
 #define W64 1
-#include "cpu_impl.h"
+#include "cpu.tmpl.h"
 #undef T
 #undef SFX
 #undef W64
@@ -117,7 +99,7 @@ ntt_status ntt_cpu_plan_init(ntt_plan *plan, const ntt_cpu_kernel_choice *kc, si
     const size_t elem = plan->width == NTT_U32 ? 4 : 8;
     d->nws = nws;
     d->threads = 1;
-    d->ws = ntt_cpu_alloc(nws * 2 * plan->n * elem);
+    d->ws = ntt_alloc_aligned(nws * 2 * plan->n * elem);
     if (plan->width == NTT_U32)
         d->m32 = calloc(plan->nmod, sizeof *d->m32);
     else

@@ -4,9 +4,8 @@
 #ifndef NTT_CPU_H
 #define NTT_CPU_H
 
+#include "../core/alloc.h"
 #include "../core/internal.h"
-
-void *ntt_cpu_alloc(size_t bytes);
 
 /* The subtrees below the inverse root kernel's levels: nodes 2, 3 when
    log2 n is odd, else nodes 4 .. 7 (none when n < 4).  Returns their count,
@@ -20,13 +19,13 @@ static inline size_t ntt_cpu_root_children(size_t n, size_t *len)
 
 #define T uint32_t
 #define SFX(name) name##_u32
-#include "cpu_types.h"
+#include "cpu_types.tmpl.h"
 #undef T
 #undef SFX
 
 #define T uint64_t
 #define SFX(name) name##_u64
-#include "cpu_types.h"
+#include "cpu_types.tmpl.h"
 #undef T
 #undef SFX
 
@@ -54,7 +53,7 @@ extern const ntt_cpu_kernel_choice ntt_avx2_kernel_choice;
 extern const ntt_cpu_kernel_choice ntt_avx512_kernel_choice;
 #endif
 #ifdef NTT_HAVE_AVX512
-/* x86/lanes64.c: the 64-bit-lane kernels for modulus m of the plan (Shoup,
+/* x86/kernels_u64_lanes.c: the 64-bit-lane kernels for modulus m of the plan (Shoup,
    2^51 <= p < 2^62; the caller checks the CPU), else NULL. */
 const kern_u64 *ntt_lanes64_kernels_u64(const ntt_plan *plan, const ntt_modulus *m);
 #endif

@@ -2,7 +2,7 @@
  * The OpenMP backend: the best serial kernels of this CPU (AVX-512, else
  * AVX2, else scalar) on several threads.  A batch whose items are enough to
  * share evenly runs one item per thread; otherwise each item runs on all
- * threads (openmp_impl.h), so a large transform, each prime of the CRT path
+ * threads (openmp.tmpl.h), so a large transform, each prime of the CRT path
  * and each RNS limb of a large plan get every thread.  Thread count: the
  * plan option, else omp_get_max_threads() (OMP_NUM_THREADS) at plan time.
  */
@@ -34,13 +34,13 @@ static void ntt_omp_flag(bool *f)
 
 #define T uint32_t
 #define SFX(name) name##_u32
-#include "openmp_impl.h"
+#include "openmp.tmpl.h"
 #undef T
 #undef SFX
 
 #define T uint64_t
 #define SFX(name) name##_u64
-#include "openmp_impl.h"
+#include "openmp.tmpl.h"
 #undef T
 #undef SFX
 

@@ -1,5 +1,5 @@
 /* The portable scalar backend: the reference fast path and the reports'
-   baseline, for both element widths.  Its kernels (scalar_impl.h) are also
+   baseline, for both element widths.  Its kernels (scalar.tmpl.h) are also
    what the other CPU backends fall back to. */
 #include "cpu.h"
 
@@ -9,7 +9,7 @@
 #define T uint32_t
 #define SFX(name) name##_u32
 #define W64 0
-#include "scalar_impl.h"
+#include "scalar.tmpl.h"
 #undef T
 #undef SFX
 #undef W64
@@ -18,7 +18,7 @@
 #define T uint64_t
 #define SFX(name) name##_u64
 #define W64 1
-#include "scalar_impl.h"
+#include "scalar.tmpl.h"
 #undef T
 #undef SFX
 #undef W64

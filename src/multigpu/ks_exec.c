@@ -14,7 +14,7 @@
    The stages are the window pieces of the CUDA RNS stages
    (src/rns/rns_cuda.h) on the GPU's limbs. */
 #include "mgpu_internal.h"
-#include "rns_cuda.h"
+#include "ntt_internal.h"
 
 typedef struct {
     ntt_mgpu_ks *ks;

@@ -4,7 +4,7 @@
    the buffers its first call made, the device-pointer call, the results
    copied back; each GPU's copies from its own host thread. */
 #include "mgpu_internal.h"
-#include "internal.h" /* ntt_overlaps */
+#include "ntt_internal.h"
 
 enum { H_IN, H_KEY, H_OUT0, H_OUT1 };
 

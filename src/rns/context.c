@@ -2,7 +2,7 @@
    plans, the scratch memory and the queries (ntt_rns.h). */
 #include "rns_internal.h"
 #include "rns_cuda.h"
-#include "../cpu/cpu.h"
+#include "../core/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -215,10 +215,10 @@ static ntt_status alloc_scratch(ntt_rns *c)
 {
     const size_t n = c->n, nl = c->nlimb, nt = (size_t)c->threads;
     c->thr_words = (n + nl * RNS_BLOCK + 7) / 8 * 8;
-    c->X = ntt_cpu_alloc(c->alpha * n * sizeof *c->X);
-    c->T = ntt_cpu_alloc(c->dnum * nl * n * sizeof *c->T);
-    c->PP = c->np ? ntt_cpu_alloc(2 * c->np * n * sizeof *c->PP) : NULL;
-    c->thr = ntt_cpu_alloc(nt * c->thr_words * sizeof *c->thr);
+    c->X = ntt_alloc_aligned(c->alpha * n * sizeof *c->X);
+    c->T = ntt_alloc_aligned(c->dnum * nl * n * sizeof *c->T);
+    c->PP = c->np ? ntt_alloc_aligned(2 * c->np * n * sizeof *c->PP) : NULL;
+    c->thr = ntt_alloc_aligned(nt * c->thr_words * sizeof *c->thr);
     c->jx = malloc(nl * sizeof *c->jx);
     c->jw = malloc(nl * sizeof *c->jw);
     c->jout = malloc(nl * sizeof *c->jout);

@@ -41,14 +41,13 @@ static void set_status(ntt_status *st, ntt_status s)
     *st = s;
 }
 
-/* The limb's transform in place, without the public range check: every
-   value the stages transform is a residue they made or checked. */
+/* The limb's transform in place, through the core's execution seam: the
+   public call without its range check, as every value the stages
+   transform is a residue they made or checked. */
 static ntt_status limb_ntt(const ntt_rns *c, size_t limb, uint64_t *a, bool inverse)
 {
     ntt_plan *pl = c->plans[limb];
-    const ntt_backend_ops *ops = pl->ops;
-    if (inverse) return (ops->inverse ? ops->inverse : ntt_scalar_ops.inverse)(pl, a, 1, pl->n);
-    return (ops->forward ? ops->forward : ntt_scalar_ops.forward)(pl, a, 1, pl->n);
+    return ntt_exec_transform(pl, a, 1, pl->n, inverse);
 }
 
 /* Limb k of a polynomial at level l: Q_l's limbs, then (extended) P's. */

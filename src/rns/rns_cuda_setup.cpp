@@ -53,7 +53,10 @@ ntt_status ntt_rns_cuda_init(ntt_rns *c)
         s = ntt_plan_create_rns(&d->plan_p, c->n, c->primes + c->nq, c->np, NTT_U64,
                                 NTT_BACKEND_CUDA, &po);
     if (s != NTT_OK) return s;
-    if (!d->plan->ops->dev_transform || (d->plan_p && !d->plan_p->ops->dev_transform))
+    // The stages run the plans through the device calls, which only the
+    // CUDA backend's plans take.
+    if (ntt_plan_backend(d->plan) != NTT_BACKEND_CUDA ||
+        (d->plan_p && ntt_plan_backend(d->plan_p) != NTT_BACKEND_CUDA))
         return NTT_EUNSUPPORTED;
 
     // The constants, laid out on the host, then one copy.

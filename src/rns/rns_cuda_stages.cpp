@@ -33,13 +33,14 @@ ntt_status fail(ntt_rns *c, cudaError_t e)
     } while (0)
 
 // count rows of d, limbs first.. (plan: every limb) or P's limbs first..
-// (plan_p, first counted inside P).
+// (plan_p, first counted inside P), through the public device calls.
 ntt_status rows_ntt(ntt_rns *c, ntt_plan *plan, uint64_t *d, size_t count, size_t first,
                     cudaStream_t st, bool inv)
 {
     if (count == 0) return NTT_OK;
-    const ntt_status s = plan->ops->dev_transform(plan, d, count, c->n, first, st, inv);
-    if (s != NTT_OK) c->dev->last_error = plan->ops->dev_last_error ? plan->ops->dev_last_error(plan) : 0;
+    const ntt_status s = inv ? ntt_cuda_inverse_at_u64(plan, d, count, c->n, first, st)
+                             : ntt_cuda_forward_at_u64(plan, d, count, c->n, first, st);
+    if (s != NTT_OK) c->dev->last_error = ntt_cuda_last_error(plan);
     return s;
 }
 

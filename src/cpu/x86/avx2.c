@@ -1,7 +1,8 @@
 /*
- * The AVX2 backend: the kernels of backend.inc on 256-bit vectors, compiled
- * with -mavx2 -mfma -mbmi2 in this file only, so that the rest of the
- * library stays baseline x86-64.  The library picks it at run time, where
+ * The AVX2 backend: the x86 kernels (kernels_u32.tmpl.h,
+ * kernels_f64.tmpl.h) on 256-bit vectors, compiled with -mavx2 -mfma
+ * -mbmi2 in this file only, so that the rest of the library stays baseline
+ * x86-64.  The library picks it at run time, where
  * available() finds the CPU features, so it runs everywhere.
  *
  * It also holds the vector range checks that every backend's inputs take
@@ -10,7 +11,15 @@
  */
 #define X86_AVX512 0
 #define X86_NAME(name) ntt_avx2_##name
-#include "backend.inc"
+/* The kernels (each with its vector widths), then the backend's choice
+   among them: one level of templates above the per-width ones. */
+#include "vec.h"
+
+#include <string.h>
+
+#include "kernels_u32.tmpl.h"
+#include "kernels_f64.tmpl.h"
+#include "backend.tmpl.h"
 
 /* GCC's __builtin_cpu_supports counts AVX only where the OS saves its
    registers (XCR0). */

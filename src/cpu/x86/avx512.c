@@ -1,13 +1,22 @@
 /*
- * The AVX-512 backend: the kernels of backend.inc with the 512-bit widths
- * added, compiled with AVX-512 F, VL, BW and DQ (and PREFETCHW) allowed in
- * this file only.  Like the AVX2 backend it is picked at run time, only on
- * a CPU (and OS) that has all four.  Its CRT primes are the AVX2
- * backend's; its range checks its own.
+ * The AVX-512 backend: the x86 kernels (kernels_u32.tmpl.h,
+ * kernels_f64.tmpl.h) with the 512-bit widths added, compiled with AVX-512
+ * F, VL, BW and DQ (and PREFETCHW) allowed in this file only.  Like the
+ * AVX2 backend it is picked at run time, only on a CPU (and OS) that has
+ * all four.  Its CRT primes are the AVX2 backend's; its range checks its
+ * own.
  */
 #define X86_AVX512 1
 #define X86_NAME(name) ntt_avx512_##name
-#include "backend.inc"
+/* The kernels (each with its vector widths), then the backend's choice
+   among them: one level of templates above the per-width ones. */
+#include "vec.h"
+
+#include <string.h>
+
+#include "kernels_u32.tmpl.h"
+#include "kernels_f64.tmpl.h"
+#include "backend.tmpl.h"
 
 /* GCC's __builtin_cpu_supports counts AVX and AVX-512 only where the OS
    saves their registers (XCR0). */

@@ -4,9 +4,9 @@
  * 52 bits of two lanes, added to a third).  The only file of the NTTs
  * built with -mavx512ifma; the AVX-512 backend (and OpenMP where it runs
  * the AVX-512 kernels) picks these kernels, where the CPU has IFMA, instead
- * of the FP64 ones (kernels_f64.inc) below 2^51 and the 64-bit-lane ones
- * (lanes64.c) above, which stay for CPUs without it.  The butterflies,
- * leaves and lazy ranges are kernels_u64x8.inc's: narrow for p < 2^50 (4p
+ * of the FP64 ones (kernels_f64.tmpl.h) below 2^51 and the 64-bit-lane ones
+ * (kernels_u64_lanes.c) above, which stay for CPUs without it.  The butterflies,
+ * leaves and lazy ranges are kernels_u64x8.tmpl.h's: narrow for p < 2^50 (4p
  * <= 2^52, so every forward value is a valid multiplier input), wide for
  * 2^50 <= p < 2^51, full for 2^51 <= p < 2^52.
  *
@@ -18,7 +18,7 @@
  * see mulw_full).  Products of two variables (the pointwise products) are
  * Montgomery's in radix 2^52 (mont), a b 2^-52 in [0, 2p) for a b < p 2^52;
  * the public one then multiplies by 2^52 mod p (mul2), the product path
- * folds 2^52 into its scale (kernels_u64x8.inc).
+ * folds 2^52 into its scale (kernels_u64x8.tmpl.h).
  */
 #include "u64x8.h"
 
@@ -93,7 +93,7 @@ static void iarrange(mod_u64 *M, size_t n, int rng);
 #define KERN_FULL 1
 #define KERN_MULMOD 0
 
-#include "kernels_u64x8.inc"
+#include "kernels_u64x8.tmpl.h"
 
 /* A constant w < p in the tables' form: (w, floor(w 2^52 / p)), or for the
    full range (W, W') of mulw_full, W = w 2^52 mod p. */

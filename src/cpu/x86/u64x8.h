@@ -1,7 +1,7 @@
 /*
  * Eight 64-bit lanes (AVX-512 F): the vector helpers of the u64 kernel
- * families on them (kernels_u64x8.inc), included by their translation
- * units (ifma.c, lanes64.c) before their modular products.
+ * families on them (kernels_u64x8.tmpl.h), included by their translation
+ * units (ifma.c, kernels_u64_lanes.c) before their modular products.
  */
 #ifndef NTT_X86_U64X8_H
 #define NTT_X86_U64X8_H
@@ -31,7 +31,7 @@ NTT_INLINE __mmask8 tail(size_t j, size_t len)
 
 /* The lanes of k at a: a plain load or store where k holds all eight (a
    masked one costs more on AMD Zen, where only a tail needs it), none at
-   all where k is empty (see put_out in kernels_u64x8.inc). */
+   all where k is empty (see put_out in kernels_u64x8.tmpl.h). */
 NTT_INLINE V vldk(__mmask8 k, const uint64_t *a)
 {
     return k == 0xFF ? vld(a) : _mm512_maskz_loadu_epi64(k, a);

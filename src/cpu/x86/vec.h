@@ -1,9 +1,9 @@
 /*
  * The x86 kernels' vector types, named by element and lane count, and the
- * operations on them that the per-width templates (lanes_u32.inc,
- * lanes_f64.inc) use: each a thin wrapper of one intrinsic, or a fixed
+ * operations on them that the per-width templates (lanes_u32.tmpl.h,
+ * lanes_f64.tmpl.h) use: each a thin wrapper of one intrinsic, or a fixed
  * sequence such as a transpose.  Included by the ISA translation units
- * (avx2.c, avx512.c) through backend.inc, so every operation compiles to
+ * (avx2.c, avx512.c) through backend.tmpl.h, so every operation compiles to
  * what that unit's flags allow: the 512-bit types exist only in the
  * AVX-512 unit, and there u32x8_hi_halves takes AVX-512 VL's masked
  * shuffle.

@@ -1,8 +1,12 @@
 /*
- * Width-generic part of cpu.c, included once per element width with
- *   T     element type (uint32_t / uint64_t)
- *   SFX   name suffix macro
- *   W64   1 for the 64-bit instance
+ * TEMPLATE cpu.tmpl.h, instantiated by cpu.c once per element width.
+ *
+ * Expects  T     element type (uint32_t / uint64_t);
+ *          SFX   name suffix macro (SFX(x) is x##_u32 / x##_u64);
+ *          W64   1 for the 64-bit instance, else 0.
+ * Defines  the SFX(ntt_cpu_*) functions declared in cpu_types.tmpl.h (mod
+ *          tables, drivers, loads, item operations) and their static
+ *          helpers; no macros left defined.
  *
  * What every CPU backend shares: the per-modulus tables, the depth-first
  * drivers (a block larger than the kernels' leaf block gets one radix-4
@@ -324,7 +328,7 @@ ntt_status SFX(ntt_cpu_mod_init)(SFX(mod) *M, const ntt_modulus *cm, size_t n, n
     M->root = (T)cm->root;
     M->cyclic = cm->w && n >= 2 && cm->w[1] == 1;
     if (tables) {
-        M->fw = ntt_cpu_alloc(4 * n * sizeof(T));
+        M->fw = ntt_alloc_aligned(4 * n * sizeof(T));
         if (!M->fw) return NTT_ENOMEM;
         M->fwx = M->fw + n;
         M->iw = M->fw + 2 * n;

@@ -1,6 +1,15 @@
 /*
- * TEMPLATE, instantiated once per ISA through backend.inc (see there what
- * the including translation unit defines).  The u64 kernels for primes
+ * TEMPLATE kernels_f64.tmpl.h, instantiated once per ISA by avx2.c and
+ * avx512.c.
+ *
+ * Expects  X86_AVX512   1 to add the 8-lane widths, else 0;
+ *          vec.h and <string.h> included.
+ * Defines  kernels_f64_4 and, with X86_AVX512, kernels_f64_8: static
+ *          kern_u64 tables; the d* helpers below (static); instantiates
+ *          lanes_f64.tmpl.h once per width (f64x4_*, f64x8_*); leaves
+ *          defined the macros F64_WIDE, F64_LEAF, F64_LEAVES.
+ *
+ * The u64 kernels for primes
  * p < 2^51 (the 50-bit course modulus 1337006139375617 is one), as FLINT's
  * fft_small does: doubles holding exact integers, signed and lazy, with
  * FMA.
@@ -21,7 +30,7 @@
  * arrays are uint64_t; inside a transform their words hold the doubles'
  * bits (to_internal converts, reduce and inv_root convert back).
  *
- * The butterflies, the wide levels and the leaves (lanes_f64.inc) run on
+ * The butterflies, the wide levels and the leaves (lanes_f64.tmpl.h) run on
  * 4 lanes and, in the AVX-512 unit, on 8 (the wide levels wherever their
  * count of positions allows, 8-lane leaves from n = 256 on).  The last four
  * levels of every 16-element block (six of every 64-element one on 8
@@ -49,14 +58,14 @@ NTT_INLINE uint64_t dword(double d)
 /* The butterflies, wide levels and leaves on each vector width. */
 #define VEC f64x4
 #define VEC_LANES 4
-#include "lanes_f64.inc"
+#include "lanes_f64.tmpl.h"
 #if X86_AVX512
 #define VEC f64x8
 #define VEC_LANES 8
-#include "lanes_f64.inc"
+#include "lanes_f64.tmpl.h"
 #endif
 
-/* F64_WIDE(f, cnt, ...) calls the widest f of lanes_f64.inc whose lanes
+/* F64_WIDE(f, cnt, ...) calls the widest f of lanes_f64.tmpl.h whose lanes
    divide cnt; F64_LEAF(lanes, f, ...) the f of leaves of that many lanes
    (4, or 8 in the AVX-512 unit). */
 #if X86_AVX512

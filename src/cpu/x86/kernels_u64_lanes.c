@@ -2,7 +2,7 @@
  * The u64 Shoup kernels for primes 2^51 <= p < 2^62 on eight 64-bit lanes
  * (AVX-512 F and DQ), which the AVX-512 backend picks there instead of the
  * scalar u64 kernels.  The butterflies, leaves and lazy ranges are
- * kernels_u64x8.inc's, narrow (forward values in [0, 4p), 4p < 2^64).
+ * kernels_u64x8.tmpl.h's, narrow (forward values in [0, 4p), 4p < 2^64).
  *
  * A twiddle w carries the table's w' = floor(w 2^64 / p).  For any 64-bit
  * y, the exact q = hi64(y w') would leave y w - q p in [0, 2p)
@@ -11,7 +11,7 @@
  * conditional subtraction, cheaper than the carries of the fourth.  The
  * low halves come from vpmullq.  Products of two variables in the product
  * path are Montgomery's (R = 2^64, mont), a b / R in [0, 2p) for a b < p R,
- * and the product path folds R into its scale (kernels_u64x8.inc); the
+ * and the product path folds R into its scale (kernels_u64x8.tmpl.h); the
  * public pointwise product is Barrett's (mulmod), with no factor to undo.
  */
 #include "u64x8.h"
@@ -128,7 +128,7 @@ static void larrange(mod_u64 *M, size_t n, int rng);
 #define KERN_FULL 0
 #define KERN_MULMOD 1
 
-#include "kernels_u64x8.inc"
+#include "kernels_u64x8.tmpl.h"
 
 /* The tables keep the scalar kernels' companions; fix, the inverse of the
    factor 2^-64 that mont leaves, is 2^64 mod p. */

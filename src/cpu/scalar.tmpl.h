@@ -1,9 +1,15 @@
 /*
- * Width-generic body of the scalar backend, included by scalar.c once per
- * element width with:
- *   T     element type (uint32_t / uint64_t)
- *   SFX   name suffix macro
- *   W64   1 for the 64-bit instance
+ * TEMPLATE scalar.tmpl.h, instantiated by scalar.c once per element width:
+ * the width-generic body of the scalar backend.
+ *
+ * Expects  T     element type (uint32_t / uint64_t);
+ *          SFX   name suffix macro (SFX(x) is x##_u32 / x##_u64);
+ *          W64   1 for the 64-bit instance, else 0.
+ * Defines  SFX(ntt_scalar_kernels), the scalar kernel table of each modmul
+ *          kind (declared in cpu_types.tmpl.h), and the static kernels;
+ *          leaves defined the macros SFX_CT, SFX_CT1, SFX_GS, SFX_GS1,
+ *          SFX_CTW, SFX_GSW, TW, SFX_INSTANCE (the same text in both
+ *          instances) and SFX_BLOCK (scalar.c undefines it).
  *
  * The fast path: Harvey's lazy butterflies (values in [0, 4p) through the
  * forward transform, [0, 2p) through the inverse), two levels per pass

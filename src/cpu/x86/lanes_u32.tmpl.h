@@ -1,15 +1,16 @@
 /*
- * TEMPLATE, instantiated once per vector width by kernels_u32.inc: 8 lanes,
- * and 16 more in the AVX-512 translation unit.  The u32 butterflies, the
- * wide (radix-4 and radix-2) levels and the register-resident leaves.
+ * TEMPLATE lanes_u32.tmpl.h, instantiated once per vector width by
+ * kernels_u32.tmpl.h: 8 lanes, and 16 more in the AVX-512 translation unit.
  *
- * The including file defines
- *   VEC        the vector type of vec.h, u32x8 or u32x16;
- *   VEC_LANES  its lane count, 8 or 16;
- * this file undefines both at its end.  VEC_(name) names this width's
- * `name`: vec.h's operations (VEC_(add) is u32x8_add on 8 lanes) and what
- * this file defines (VEC_(csub) is u32x8_csub), so that both widths live
- * in one translation unit.
+ * Expects  VEC        the vector type of vec.h, u32x8 or u32x16;
+ *          VEC_LANES  its lane count, 8 or 16;
+ *          (this file undefines both at its end).
+ * Defines  VEC_(name) for every name below: this width's u32 butterflies,
+ *          wide (radix-4 and radix-2) levels and register-resident leaves
+ *          (VEC_(csub) is u32x8_csub on 8 lanes), static inline; leaves
+ *          LEAF_AHEAD defined.  VEC_ names vec.h's operations the same way
+ *          (VEC_(add) is u32x8_add), so that both widths live in one
+ *          translation unit.
  */
 
 #define VEC_(name) X86_CAT(VEC, name)
@@ -125,7 +126,7 @@ NTT_INLINE void VEC_(gs1)(VEC *x, VEC *y, VEC_(cst) C)
 
 /* Two forward levels (node i; 2i, 2i+1) over quarters q apart, positions
    [0, cnt), cnt a multiple of VEC_LANES (the drivers split no finer than 8;
-   kernels_u32.inc's WIDE picks the width); `one`: node i (and so 2i) has
+   kernels_u32.tmpl.h's WIDE picks the width); `one`: node i (and so 2i) has
    twiddle 1; r: see lazy_red (0 for the drivers' calls).  nb = 2: the
    same on b too, interleaved. */
 NTT_INLINE void VEC_(fwd4v)(uint32_t *a, uint32_t *b, size_t q, size_t cnt, size_t i,
@@ -221,7 +222,7 @@ NTT_INLINE void VEC_(inv2v)(uint32_t *a, size_t h, size_t cnt, size_t i, const m
  * levels of distance l/2 down to 1 pair whole vectors too, with one twiddle
  * per lane: at the s-th of them (distance l / 2^(s+1)), the g-th group of
  * vector pairs wants nodes 2^s (l nd + k) + g in lanes k, a stride that
- * the tables' regroup() (backend.inc) turns into one load.  The polymul
+ * the tables' regroup() (backend.tmpl.h) turns into one load.  The polymul
  * path leaves the block transposed (the pointwise product does not care)
  * and so pays one transpose per transform. */
 

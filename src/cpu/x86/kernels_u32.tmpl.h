@@ -1,6 +1,18 @@
 /*
- * TEMPLATE, instantiated once per ISA through backend.inc (see there what
- * the including translation unit defines).  The u32 kernels: Harvey
+ * TEMPLATE kernels_u32.tmpl.h, instantiated once per ISA by avx2.c and
+ * avx512.c.
+ *
+ * Expects  X86_AVX512   1 to add the 16-lane widths (the unit allows
+ *                       AVX-512 F, VL, BW, DQ), else 0;
+ *          vec.h and <string.h> included.
+ * Defines  kernels_shoup8, kernels_mont8 and, with X86_AVX512,
+ *          kernels_shoup16, kernels_mont16: static kern_u32 tables;
+ *          the helpers below (static); instantiates lanes_u32.tmpl.h
+ *          once per width (u32x8_*, u32x16_*); leaves defined the macros
+ *          AHEAD, BY_RANGE, WIDE, LEAF, U32_KINDS, U32_LEAVES,
+ *          X86_BLOCK32 (and lanes_u32.tmpl.h's LEAF_AHEAD).
+ *
+ * The u32 kernels: Harvey
  * butterflies on 8 lanes (16 in the AVX-512 unit) with Shoup (default) or
  * Montgomery multiplication built from vpmuludq on the even and odd lanes;
  * the wide levels are radix-4 passes with broadcast twiddles; the last six
@@ -41,14 +53,14 @@ NTT_INLINE int lazy_next(int r, int fin) { return r == 0 ? 0 : fin || r == 8 ? 4
 /* The butterflies, wide levels and leaves on each vector width. */
 #define VEC u32x8
 #define VEC_LANES 8
-#include "lanes_u32.inc"
+#include "lanes_u32.tmpl.h"
 #if X86_AVX512
 #define VEC u32x16
 #define VEC_LANES 16
-#include "lanes_u32.inc"
+#include "lanes_u32.tmpl.h"
 #endif
 
-/* WIDE(f, cnt, ...) calls the widest f of lanes_u32.inc whose lanes divide
+/* WIDE(f, cnt, ...) calls the widest f of lanes_u32.tmpl.h whose lanes divide
    cnt (16 lanes wherever the count of positions allows, in the AVX-512
    unit); LEAF(lv, f, ...) the f of leaves of lv lanes (8, or 16 in the
    AVX-512 unit). */

@@ -1,10 +1,15 @@
 /*
- * Width-generic types and entry points shared by the CPU backends, included
- * by cpu.h once per element width with
- *   T     element type (uint32_t / uint64_t)
- *   SFX   name suffix macro
+ * TEMPLATE cpu_types.tmpl.h, instantiated by cpu.h once per element width.
  *
- * A kernel table (kern) is one instruction set's implementation of the
+ * Expects  T     element type (uint32_t / uint64_t);
+ *          SFX   name suffix macro (SFX(x) is x##_u32 / x##_u64).
+ * Defines  the types SFX(tw), SFX(cst), SFX(mod), SFX(kern) (mod_u32,
+ *          kern_u64, ...) and declares the width's entry points of
+ *          scalar.tmpl.h and cpu.tmpl.h (SFX(ntt_scalar_kernels),
+ *          SFX(ntt_cpu_*)); no macros.
+ *
+ * Width-generic types and entry points shared by the CPU backends.  A
+ * kernel table (kern) is one instruction set's implementation of the
  * building blocks for one modmul kind; the depth-first drivers (cpu.c) and
  * the threaded ones (openmp.c) only call kernels through it, so every CPU
  * backend shares the traversal, the tables and the item-level logic.

@@ -1,28 +1,8 @@
 /*
- * TEMPLATE: the u64 kernels on eight 64-bit lanes (AVX-512), shared by the
- * IFMA kernels (ifma.c, p < 2^52) and the 64-bit-lane kernels (lanes64.c,
- * 2^51 <= p < 2^62), which differ only in their modular products.  Harvey's
- * butterflies with lazy ranges chosen per prime (the `rng` argument):
- *  - narrow: forward values in [0, 4p), inverse values in [0, 2p).  A CT
- *    butterfly takes x, y in [0, 4p), brings x to [0, 2p), t = w y in
- *    [0, 2p), gives x + t and x - t + 2p in [0, 4p).  A GS butterfly takes
- *    x, y in [0, 2p), gives x + y brought to [0, 2p) and w (x - y + 2p)
- *    (multiplier input below 4p) in [0, 2p).  For a multiplier that takes
- *    inputs below 4p: IFMA's 52 bits for p < 2^50, or 64 bits.
- *  - wide: forward values stay in [0, 2p) too (x + t and x - t each
- *    brought back), and the GS butterfly brings x - y to [0, 2p) before
- *    the multiplication: IFMA for 2^50 <= p < 2^51, where 2p <= 2^52 < 4p.
- *  - full: every value in [0, p), each product reduced to it too: IFMA
- *    for 2^51 <= p < 2^52, where only p <= 2^52 < 2p.  The Shoup product's
- *    remainder, up to 2p, would not fit IFMA's 52-bit low halves there, so
- *    these tables hold twiddles in Montgomery's form (mulw_full).
- * Values are plain integers in the arrays, so public values need no
- * conversion in or out.  Leaves: the last six levels of every 64-element
- * block in registers, three on whole vectors with broadcast twiddles, an
- * 8 x 8 transpose, three more with one twiddle per lane from the tables
- * that ntt_cpu_regroup() lays out for 8 lanes.
+ * TEMPLATE kernels_u64x8.tmpl.h, instantiated once by ifma.c and once by
+ * kernels_u64_lanes.c (u64x8.h included before it).
  *
- * The including file defines, before including it:
+ * Expects (defined by the including file, before it):
  *   icst                     its constants, with members p, p2 (V) and r,
  *                            rq (the pair of M->fix);
  *   icst icst_of(const mod_u64 *M);
@@ -44,9 +24,32 @@
  *   KERN_FULL                1 to build the wide and full tables too (with
  *                            V mulw_full(V y, V w, V wq, const icst *C):
  *                            y w mod p in [0, 2p) for y < 2^52 and a
- *                            Montgomery-form twiddle), else 0;
- * and gets the static tables narrow_kernels and (KERN_FULL) wide_kernels
- * and full_kernels.
+ *                            Montgomery-form twiddle), else 0.
+ * Defines  the static kern_u64 tables narrow_kernels and (KERN_FULL)
+ *          wide_kernels and full_kernels; leaves U64X8_AHEAD defined.
+ *
+ * The u64 kernels on eight 64-bit lanes (AVX-512), shared by the IFMA
+ * kernels (ifma.c, p < 2^52) and the 64-bit-lane kernels
+ * (kernels_u64_lanes.c, 2^51 <= p < 2^62), which differ only in their modular products.  Harvey's
+ * butterflies with lazy ranges chosen per prime (the `rng` argument):
+ *  - narrow: forward values in [0, 4p), inverse values in [0, 2p).  A CT
+ *    butterfly takes x, y in [0, 4p), brings x to [0, 2p), t = w y in
+ *    [0, 2p), gives x + t and x - t + 2p in [0, 4p).  A GS butterfly takes
+ *    x, y in [0, 2p), gives x + y brought to [0, 2p) and w (x - y + 2p)
+ *    (multiplier input below 4p) in [0, 2p).  For a multiplier that takes
+ *    inputs below 4p: IFMA's 52 bits for p < 2^50, or 64 bits.
+ *  - wide: forward values stay in [0, 2p) too (x + t and x - t each
+ *    brought back), and the GS butterfly brings x - y to [0, 2p) before
+ *    the multiplication: IFMA for 2^50 <= p < 2^51, where 2p <= 2^52 < 4p.
+ *  - full: every value in [0, p), each product reduced to it too: IFMA
+ *    for 2^51 <= p < 2^52, where only p <= 2^52 < 2p.  The Shoup product's
+ *    remainder, up to 2p, would not fit IFMA's 52-bit low halves there, so
+ *    these tables hold twiddles in Montgomery's form (mulw_full).
+ * Values are plain integers in the arrays, so public values need no
+ * conversion in or out.  Leaves: the last six levels of every 64-element
+ * block in registers, three on whole vectors with broadcast twiddles, an
+ * 8 x 8 transpose, three more with one twiddle per lane from the tables
+ * that ntt_cpu_regroup() lays out for 8 lanes.
  *
  * The product path leaves the factor R^-1 of its pointwise products
  * (mont, on values of both transforms) in place and folds R into the

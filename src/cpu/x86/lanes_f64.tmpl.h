@@ -1,16 +1,16 @@
 /*
- * TEMPLATE, instantiated once per vector width by kernels_f64.inc: 4 lanes,
- * and 8 more in the AVX-512 translation unit.  The u64 double-precision
- * butterflies, wide levels and leaves (arithmetic and ranges: the head of
- * kernels_f64.inc).
+ * TEMPLATE lanes_f64.tmpl.h, instantiated once per vector width by
+ * kernels_f64.tmpl.h: 4 lanes, and 8 more in the AVX-512 translation unit.
  *
- * The including file defines
- *   VEC        the vector type of vec.h, f64x4 or f64x8;
- *   VEC_LANES  its lane count, 4 or 8;
- * this file undefines both at its end.  VEC_(name) names this width's
- * `name`, vec.h's operations and what this file defines alike (VEC_(red)
- * is f64x4_red on 4 lanes), so that both widths live in one translation
- * unit.
+ * Expects  VEC        the vector type of vec.h, f64x4 or f64x8;
+ *          VEC_LANES  its lane count, 4 or 8;
+ *          (this file undefines both at its end).
+ * Defines  VEC_(name) for every name below: this width's u64
+ *          double-precision butterflies, wide levels and leaves (arithmetic
+ *          and ranges: the head of kernels_f64.tmpl.h), static inline
+ *          (VEC_(red) is f64x4_red on 4 lanes).  VEC_ names vec.h's
+ *          operations the same way, so that both widths live in one
+ *          translation unit.
  */
 
 #define VEC_(name) X86_CAT(VEC, name)
@@ -67,7 +67,7 @@ NTT_INLINE VEC_(tw) VEC_(tw_loadv)(const uint64_t *w, const uint64_t *x, size_t 
     return t;
 }
 
-/* red: reduce x first (see the invariant at the head of kernels_f64.inc). */
+/* red: reduce x first (see the invariant at the head of kernels_f64.tmpl.h). */
 NTT_INLINE void VEC_(ct)(VEC *x, VEC *y, VEC_(tw) W, VEC_(cst) C, const int red)
 {
     const VEC xr = red ? VEC_(red)(*x, C) : *x, t = VEC_(mulw)(*y, W.w, W.q, C);
@@ -150,10 +150,10 @@ static void VEC_(inv2)(uint64_t *a, size_t h, size_t cnt, size_t i, const mod_u6
 }
 
 /* ---- leaves: the last 2 log2(l) levels of an l^2-element block (l lanes) ----
- * The same scheme as the u32 leaves (lanes_u32.inc): broadcast twiddles
+ * The same scheme as the u32 leaves (lanes_u32.tmpl.h): broadcast twiddles
  * while the levels pair whole vectors, an l x l transpose, then one twiddle
  * per lane from the regrouped tables.  Forward levels alternate not
- * reducing x and reducing it (the invariant of kernels_f64.inc), so a leaf
+ * reducing x and reducing it (the invariant of kernels_f64.tmpl.h), so a leaf
  * of an even number of levels takes |v| <= 2p in and gives it out. */
 
 /* log2 VEC_LANES: the leaf levels on each side of the transpose. */

@@ -1,7 +1,12 @@
 /*
- * Width-generic part of openmp.c, included once per element width with
- *   T     element type (uint32_t / uint64_t)
- *   SFX   name suffix macro
+ * TEMPLATE openmp.tmpl.h, instantiated by openmp.c once per element width.
+ *
+ * Expects  T     element type (uint32_t / uint64_t);
+ *          SFX   name suffix macro (SFX(x) is x##_u32 / x##_u64);
+ *          OMP_MAX_SWEEPS, ntt_omp_share() and ntt_omp_flag(), from openmp.c.
+ * Defines  static SFX(forward_par), SFX(inverse_par), SFX(polymul_par)
+ *          (the threaded item operations openmp.c's ops call) and their
+ *          helpers; no macros.
  *
  * One transform on all threads: the root level(s), then a sweep or two
  * over the "frontier" nodes (two to six levels per trip through memory,

@@ -1,25 +1,22 @@
 /*
- * TEMPLATE: the body of an x86 backend, included once by each ISA's
+ * TEMPLATE backend.tmpl.h: the ops-table pieces of an x86 backend (which
+ * kernels a plan runs, the plan's init), instantiated once by each ISA's
  * translation unit (avx2.c, avx512.c), the only files compiled with that
  * ISA's flags.  Both run the same kernels; the AVX-512 unit has 32 vector
  * registers instead of 16, masked shuffles where AVX2 needs a shift and a
  * blend (u32x8_hi_halves), and adds the 512-bit widths: the wide levels
  * and (from n = 1024) the u32 leaves on 16 lanes, the FP64 kernels on 8.
  *
- * The including file defines, before including it:
- *   X86_AVX512   1 to build the 512-bit widths too (its flags allow
- *                AVX-512 F, VL, BW and DQ), else 0;
- *   X86_NAME(n)  the name under which the unit exports n (ntt_avx2_##n);
- * then builds its ops table (name, id, available()) from x86_supports and
- * x86_plan_init, which plan with X86_NAME(kernel_choice), the kernels
- * that the OpenMP backend runs too where this ISA is the best one.
+ * Expects  X86_AVX512    1 to pick the 512-bit widths too, else 0;
+ *          X86_NAME(n)   the name under which the unit exports n
+ *                        (ntt_avx2_##n);
+ *          the kernel tables of kernels_u32.tmpl.h and kernels_f64.tmpl.h,
+ *          included before it.
+ * Defines  X86_NAME(kernel_choice)  the kernels per plan and modulus, which
+ *                                   the OpenMP backend runs too where this
+ *                                   ISA is the best one;
+ *          x86_supports, x86_plan_init  (static) for the unit's ops table.
  */
-#include "vec.h"
-
-#include <string.h>
-
-#include "kernels_u32.inc"
-#include "kernels_f64.inc"
 
 /* As the scalar backend: the reports' baseline (% only) runs the shared
    scalar code, so that NTT_BACKEND_AUTO offers every CPU variant. */
