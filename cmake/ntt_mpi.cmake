@@ -54,7 +54,7 @@ add_library(ntt::ntt_mpi_static ALIAS ntt_mpi_static)
 # ---- the command ------------------------------------------------------------------
 add_executable(ntt_mpi_cli tools/ntt_mpi.c)
 set_target_properties(ntt_mpi_cli PROPERTIES OUTPUT_NAME ntt-mpi)
-target_link_libraries(ntt_mpi_cli PRIVATE ntt_mpi_static)
+target_link_libraries(ntt_mpi_cli PRIVATE ntt_mpi_static ntt_tool_support)
 target_compile_options(ntt_mpi_cli PRIVATE ${NTT_WARN})
 install(TARGETS ntt_mpi_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
