@@ -5,10 +5,8 @@
 #include "cli.h"
 #include "gmp_oracle.h"
 
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 static void usage(FILE *f)
 {
@@ -17,10 +15,10 @@ static void usage(FILE *f)
           "Writes the product of the two polynomials of the course input file IN\n"
           "modulo its p, as `ntt mul` would, but computed with GMP (Kronecker\n"
           "substitution), independently of the NTT code: the expected output that\n"
-          "`ntt verify` and `ntt cases` check against.\n"
+          "`ntt verify` and `ntt cases` check against.  IN - reads standard input.\n"
           "\n"
           "  -o, --output OUT  write to OUT (atomically: on any failure OUT is left as it\n"
-          "                    was) instead of standard output\n"
+          "                    was) instead of standard output; -o - is standard output\n"
           "\n"
           "exit status: 0 ok, 2 usage, 3 unreadable input, 4 malformed input,\n"
           "5 coefficient >= p, 6 cannot write OUT, 8 out of memory.\n",
@@ -31,33 +29,16 @@ int bench_oracle(int argc, char **argv)
 {
     static const char cmd[] = "ntt-bench oracle";
     const char *file = NULL, *out = NULL;
-    bool opts_done = false;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!opts_done && arg[0] == '-' && arg[1] != '\0') {
-            if (strcmp(arg, "--") == 0) {
-                opts_done = true;
-                continue;
-            }
-            if (cli_is_help(arg)) {
-                usage(stdout);
-                return EXIT_OK;
-            }
-            const int r = cli_file_option(cmd, argc, argv, &i, "--output", "-o", &out);
-            if (r < 0) return EXIT_USAGE;
-            if (r == 0) return cli_unknown_option(cmd, arg);
-            continue;
-        }
-        if (file) return cli_extra_argument(cmd, arg);
-        file = arg;
-    }
-    if (!file) {
-        fprintf(stderr, "%s: missing input file IN\nTry '%s --help'.\n", cmd, cmd);
-        return EXIT_USAGE;
-    }
+    const cli_opt opts[] = {
+        {"--output", "-o", CLI_FILE, &out, 0, 0, NULL},
+        {NULL, NULL, CLI_TEXT, NULL, 0, 0, NULL},
+    };
+    const cli_command line = {cmd, usage, opts, &file, 1, 1, "missing input file IN", NULL, NULL};
+    const int e = cli_parse(&line, argc, argv, NULL);
+    if (e != CLI_GO) return e;
     ntt_course_input in;
     ntt_io_error err;
-    const ntt_status st = ntt_course_read(file, &in, &err);
+    const ntt_status st = cli_course_read(file, &in, &err);
     if (st != NTT_OK) {
         cli_print_io_error(cmd, file, st, &err);
         return cli_exit_code(st);
@@ -66,7 +47,7 @@ int bench_oracle(int argc, char **argv)
     uint64_t *c = malloc(lc * sizeof *c);
     int rc;
     if (!c || oracle_polymul(c, in.a, in.n, in.b, in.n, in.p) != 0) {
-        fprintf(stderr, "%s: %s: out of memory for the product\n", cmd, file);
+        fprintf(stderr, "%s: %s: out of memory for the product\n", cmd, cli_input_name(file));
         rc = EXIT_FAILURE_LIB;
     } else {
         rc = cli_write_coeffs(cmd, out, c, lc);

@@ -450,7 +450,10 @@ NTT_API NTT_NODISCARD ntt_status ntt_find_prime(unsigned bits, unsigned log2_ord
 typedef struct ntt_io_error {
     size_t line;        /* 1-based line of the offending token; 0 if none */
     size_t token;       /* 1-based token number within that line; 0 if none */
-    char message[192];  /* what went wrong, including the token text */
+    /* What went wrong, including the token: printable ASCII, the token
+       rendered by ntt_escape_bytes (every byte of it up to the bound, NULs
+       and bytes after them included) between double quotes. */
+    char message[192];
 } ntt_io_error;
 
 typedef struct ntt_course_input {
@@ -467,6 +470,11 @@ typedef struct ntt_course_input {
    NTT_ENOMEM. */
 NTT_API NTT_NODISCARD ntt_status ntt_course_read(const char *path, ntt_course_input *in,
                                          ntt_io_error *err);
+/* The same from an open stream (standard input, a pipe), read up to its end
+   (the format forbids anything after the 2n-th coefficient); f is left
+   open.  Errors: as ntt_course_read (NTT_EINVAL for a NULL f). */
+NTT_API NTT_NODISCARD ntt_status ntt_course_fread(FILE *f, ntt_course_input *in,
+                                          ntt_io_error *err);
 NTT_API void ntt_course_free(ntt_course_input *in);
 
 /* Reads a whitespace-separated list of decimal numbers (an output file).
@@ -474,6 +482,9 @@ NTT_API void ntt_course_free(ntt_course_input *in);
    Errors: NTT_EINVAL, NTT_EIO, NTT_EFORMAT, NTT_ENOMEM. */
 NTT_API NTT_NODISCARD ntt_status ntt_coeffs_read(const char *path, uint64_t **c, size_t *len,
                                          ntt_io_error *err);
+/* The same from an open stream, read up to its end; f is left open. */
+NTT_API NTT_NODISCARD ntt_status ntt_coeffs_fread(FILE *f, uint64_t **c, size_t *len,
+                                          ntt_io_error *err);
 
 /* Writes c[0..len-1] separated by single spaces, then a newline.  The file is
    written under a temporary name in the same directory and renamed over
@@ -490,6 +501,20 @@ NTT_API NTT_NODISCARD ntt_status ntt_coeffs_write(const char *path, const uint64
 
 /* Same format to an open stream.  Errors: NTT_EINVAL, NTT_EIO. */
 NTT_API NTT_NODISCARD ntt_status ntt_coeffs_fwrite(FILE *f, const uint64_t *c, size_t len);
+
+/* Bytes of untrusted input (a token of a file, a command-line argument) as
+   text that is safe to show on a terminal: printable ASCII, bounded.
+   Bytes 0x20..0x7e stand for themselves, except backslash, double and single
+   quote, written \\ \" \'; every other byte (NUL, control bytes, DEL,
+   bytes >= 0x80, so UTF-8 too) is written \xNN with two hex digits.  When
+   the rendering of bytes[0..len) needs more than cap - 1 characters, as many
+   leading bytes as fit are shown, then "...".  out always ends with a NUL
+   (cap >= 1).  Returns how many bytes of `bytes` are shown.  bytes may be
+   NULL when len is 0; nothing is allocated; out and bytes must not overlap.
+   The readers' messages show a token in NTT_ESCAPE_CAP bytes: at most 40
+   bytes of it, then "...". */
+#define NTT_ESCAPE_CAP 44
+NTT_API size_t ntt_escape_bytes(char *out, size_t cap, const void *bytes, size_t len);
 
 #ifdef __cplusplus
 }

@@ -1025,6 +1025,83 @@ static void io_coeffs_write_replaces_atomically(void)
     free(v);
 }
 
+/* Untrusted bytes as messages show them (ntt_escape_bytes): exact texts at
+   the bounds, and the readers' messages carrying every byte of a token. */
+static void expect_escape(const char *bytes, size_t len, size_t cap, const char *want, size_t shown)
+{
+    char out[200];
+    memset(out, 'Z', sizeof out);
+    const size_t got = ntt_escape_bytes(out, cap, bytes, len);
+    CHECK(strcmp(out, want) == 0, "ntt_escape_bytes(cap %zu): \"%s\", expected \"%s\"", cap, out, want);
+    CHECK_EQ(shown, got, "ntt_escape_bytes(cap %zu, \"%s\"): bytes shown", cap, want);
+    CHECK(out[cap] == 'Z', "ntt_escape_bytes(cap %zu) wrote past cap", cap);
+}
+static void io_escape_bytes(void)
+{
+    expect_escape("12x", 3, 44, "12x", 3);
+    expect_escape("33\0" "7", 4, 44, "33\\x007", 4);
+    expect_escape("\033]0;t\007", 6, 44, "\\x1b]0;t\\x07", 6);
+    expect_escape("a\\\"'", 4, 44, "a\\\\\\\"\\'", 4);
+    expect_escape("\x80\xff\x7f", 3, 44, "\\x80\\xff\\x7f", 3);
+    expect_escape("", 0, 44, "", 0);
+    /* A rendering of exactly cap - 1 characters is whole; one more is cut
+       to leave room for "...". */
+    expect_escape("abcdefg", 7, 8, "abcdefg", 7);
+    expect_escape("abcdefgh", 8, 8, "abcd...", 4);
+    expect_escape("\001\002\003", 3, 8, "\\x01...", 1);
+    expect_escape("abcdef", 6, 3, "..", 0);
+    expect_escape("abcdef", 6, 1, "", 0);
+    char out[4] = "ZZZ";
+    CHECK_EQ(0, ntt_escape_bytes(out, 0, "ab", 2), "ntt_escape_bytes(cap 0)");
+    CHECK(out[0] == 'Z', "ntt_escape_bytes(cap 0) wrote");
+    /* The readers show the bytes after a NUL, escaped, at most 40 bytes. */
+    const char nul[] = "2 17\n1 33\0" "7\033c\n3 4\n";
+    const char *path = write_file(nul, sizeof nul - 1);
+    ntt_course_input in;
+    ntt_io_error err;
+    CHECK_STATUS(NTT_EFORMAT, ntt_course_read(path, &in, &err), "a NUL inside a token");
+    CHECK(strstr(err.message, "\"33\\x007\\x1bc\"") != NULL, "NUL token: message %s", err.message);
+    char longtok[200];
+    memset(longtok, 'x', sizeof longtok);
+    memcpy(longtok, "1 7\n", 4);
+    longtok[sizeof longtok - 1] = '\n';
+    path = write_file(longtok, sizeof longtok);
+    CHECK_STATUS(NTT_EFORMAT, ntt_course_read(path, &in, &err), "a long token");
+    CHECK(strstr(err.message, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\"") != NULL &&
+              strstr(err.message, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx") == NULL,
+          "long token: message %s", err.message);
+}
+
+/* The stream readers: the same results as the path readers, the stream
+   left open. */
+static void io_stream_read(void)
+{
+    static const char text[] = "2 17\n1 5\n3 4\n";
+    FILE *f = fmemopen((void *)text, sizeof text - 1, "r");
+    ntt_course_input in;
+    ntt_io_error err;
+    CHECK_STATUS(NTT_OK, ntt_course_fread(f, &in, &err), "ntt_course_fread");
+    CHECK(in.n == 2 && in.p == 17 && in.a[1] == 5 && in.b[0] == 3, "ntt_course_fread: values");
+    ntt_course_free(&in);
+    CHECK(getc(f) == EOF && !ferror(f), "ntt_course_fread: stream not read to its end, or closed");
+    fclose(f);
+    static const char bad[] = "2 17\n1 5\n3 4 9\n";
+    f = fmemopen((void *)bad, sizeof bad - 1, "r");
+    CHECK_STATUS(NTT_EFORMAT, ntt_course_fread(f, &in, &err), "ntt_course_fread(trailing)");
+    CHECK(err.line == 3 && err.token == 3 && all_zero(&in, sizeof in), "ntt_course_fread(trailing)");
+    fclose(f);
+    static const char list[] = "7 8 9";
+    f = fmemopen((void *)list, sizeof list - 1, "r");
+    uint64_t *c = NULL;
+    size_t len = 0;
+    CHECK_STATUS(NTT_OK, ntt_coeffs_fread(f, &c, &len, &err), "ntt_coeffs_fread");
+    CHECK(len == 3 && c && c[0] == 7 && c[2] == 9, "ntt_coeffs_fread: values");
+    free(c);
+    fclose(f);
+    CHECK_STATUS(NTT_EINVAL, ntt_course_fread(NULL, &in, &err), "ntt_course_fread(NULL)");
+    CHECK_STATUS(NTT_EINVAL, ntt_coeffs_fread(NULL, &c, &len, &err), "ntt_coeffs_fread(NULL)");
+}
+
 /* ==== driver ==================================================================================== */
 
 typedef struct {
@@ -1046,7 +1123,7 @@ static const test_case cases[] = {
     T(io_p_one), T(io_p_2p63), T(io_missing_file), T(io_coefficient_ge_p), T(io_negative), T(io_non_numeric),
     T(io_number_above_2p64), T(io_leading_zeros), T(io_truncated), T(io_trailing_garbage), T(io_empty_file), T(io_null_arguments),
     T(io_coeffs_read_cases), T(io_coeffs_write_roundtrip), T(io_coeffs_write_missing_dir), T(io_coeffs_write_fifo), T(io_coeffs_write_symlink),
-    T(io_coeffs_write_replaces_atomically),
+    T(io_coeffs_write_replaces_atomically), T(io_escape_bytes), T(io_stream_read),
 };
 
 int main(void)

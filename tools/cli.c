@@ -60,8 +60,18 @@ int cli_parse_list(const char *list, uint64_t lo, uint64_t hi, uint64_t *v, int 
     }
 }
 
-int cli_option(const char *cmd, int argc, char **argv, int *i, const char *lng,
-               const char *shrt, const char **val)
+cli_shown cli_show(const char *text)
+{
+    cli_shown t;
+    (void)ntt_escape_bytes(t.s, sizeof t.s, text, text ? strlen(text) : 0);
+    return t;
+}
+
+static FILE *or_stderr(FILE *f) { return f ? f : stderr; }
+
+/* cli_option's work, its messages on err. */
+static int take_value(const char *cmd, FILE *err, int argc, char **argv, int *i,
+                      const char *lng, const char *shrt, const char **val)
 {
     const char *arg = argv[*i];
     size_t ll = lng ? strlen(lng) : 0;
@@ -74,52 +84,144 @@ int cli_option(const char *cmd, int argc, char **argv, int *i, const char *lng,
     if (shrt && strcmp(arg, shrt) == 0) matched = 1;
     if (!matched) return 0;
     if (*i + 1 >= argc) {
-        fprintf(stderr, "%s: option '%s' needs a value\n", cmd, arg);
+        fprintf(err, "%s: option '%s' needs a value\n", cmd, cli_show(arg).s);
         return -1;
     }
     *val = argv[++*i];
     return 1;
 }
 
+static int check_file_name(const char *cmd, FILE *err, const char *lng, const char *path)
+{
+    if (*path) return 1;
+    fprintf(err, "%s: the %s file name is empty\n", cmd, lng);
+    return -1;
+}
+
+static int check_number(const char *cmd, FILE *err, const char *lng, const char *text,
+                        uint64_t lo, uint64_t hi, uint64_t *v)
+{
+    if (cli_parse_u64(text, v) && *v >= lo && *v <= hi) return 1;
+    fprintf(err, "%s: %s wants a whole number in [%llu, %llu], not '%s'\n", cmd, lng,
+            (unsigned long long)lo, (unsigned long long)hi, cli_show(text).s);
+    return -1;
+}
+
+static int usage_error(const char *cmd, FILE *err, const char *what, const char *arg)
+{
+    fprintf(err, "%s: %s '%s'\nTry '%s --help'.\n", cmd, what, cli_show(arg).s, cmd);
+    return EXIT_USAGE;
+}
+
+int cli_option(const char *cmd, int argc, char **argv, int *i, const char *lng,
+               const char *shrt, const char **val)
+{
+    return take_value(cmd, stderr, argc, argv, i, lng, shrt, val);
+}
+
 int cli_file_option(const char *cmd, int argc, char **argv, int *i, const char *lng,
                     const char *shrt, const char **path)
 {
-    const int r = cli_option(cmd, argc, argv, i, lng, shrt, path);
-    if (r > 0 && !**path) {
-        fprintf(stderr, "%s: the %s file name is empty\n", cmd, lng);
-        return -1;
-    }
-    return r;
+    const int r = take_value(cmd, stderr, argc, argv, i, lng, shrt, path);
+    return r > 0 ? check_file_name(cmd, stderr, lng, *path) : r;
 }
 
 int cli_number_option(const char *cmd, int argc, char **argv, int *i, const char *lng,
                       uint64_t lo, uint64_t hi, uint64_t *v)
 {
     const char *text;
-    const int r = cli_option(cmd, argc, argv, i, lng, NULL, &text);
-    if (r <= 0) return r;
-    if (cli_parse_u64(text, v) && *v >= lo && *v <= hi) return 1;
-    fprintf(stderr, "%s: %s wants a whole number in [%llu, %llu], not '%s'\n", cmd, lng,
-            (unsigned long long)lo, (unsigned long long)hi, text);
-    return -1;
+    const int r = take_value(cmd, stderr, argc, argv, i, lng, NULL, &text);
+    return r > 0 ? check_number(cmd, stderr, lng, text, lo, hi, v) : r;
 }
 
 int cli_unknown_option(const char *cmd, const char *arg)
 {
-    fprintf(stderr, "%s: unknown option '%s'\nTry '%s --help'.\n", cmd, arg, cmd);
-    return EXIT_USAGE;
+    return usage_error(cmd, stderr, "unknown option", arg);
 }
 
 int cli_extra_argument(const char *cmd, const char *arg)
 {
-    fprintf(stderr, "%s: unexpected argument '%s'\nTry '%s --help'.\n", cmd, arg, cmd);
-    return EXIT_USAGE;
+    return usage_error(cmd, stderr, "unexpected argument", arg);
+}
+
+/* One table entry at argv[*i]: 1 taken, 0 not this option, or -(exit code). */
+static int take_option(const cli_command *c, FILE *err, const cli_opt *o, int argc, char **argv,
+                       int *i)
+{
+    const char *v;
+    int r = take_value(c->cmd, err, argc, argv, i, o->name, o->alias, &v);
+    if (r <= 0) return r < 0 ? -EXIT_USAGE : 0;
+    uint64_t x = 0;
+    if (o->kind == CLI_FILE) r = check_file_name(c->cmd, err, o->name, v);
+    if (o->kind == CLI_NUMBER) r = check_number(c->cmd, err, o->name, v, o->lo, o->hi, &x);
+    if (r < 0) return -EXIT_USAGE;
+    if (o->take) {
+        const int e = o->take(c->cmd, err, v, o->dest);
+        return e ? -e : 1;
+    }
+    if (o->kind == CLI_NUMBER)
+        *(uint64_t *)o->dest = x;
+    else
+        *(const char **)o->dest = v;
+    return 1;
+}
+
+int cli_parse(const cli_command *c, int argc, char **argv, int *npos)
+{
+    FILE *err = or_stderr(c->err);
+    int n = 0, opts_done = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!opts_done && arg[0] == '-' && arg[1] != '\0') {
+            if (strcmp(arg, "--") == 0) {
+                opts_done = 1;
+                continue;
+            }
+            if (cli_is_help(arg)) {
+                c->usage(c->out ? c->out : stdout);
+                return EXIT_OK;
+            }
+            int r = 0;
+            for (const cli_opt *o = c->opts; o && o->name && r == 0; o++)
+                r = take_option(c, err, o, argc, argv, &i);
+            if (r < 0) return -r;
+            if (r == 0) return usage_error(c->cmd, err, "unknown option", arg);
+            continue;
+        }
+        if (n == c->pos_max) return usage_error(c->cmd, err, "unexpected argument", arg);
+        c->pos[n++] = arg;
+    }
+    if (n < c->pos_min) {
+        fprintf(err, "%s: %s\nTry '%s --help'.\n", c->cmd, c->missing, c->cmd);
+        return EXIT_USAGE;
+    }
+    if (npos) *npos = n;
+    return CLI_GO;
+}
+
+int cli_is_stdio(const char *path) { return path && strcmp(path, "-") == 0; }
+
+const char *cli_input_name(const char *path)
+{
+    return cli_is_stdio(path) ? "standard input" : path;
+}
+
+ntt_status cli_course_read(const char *path, ntt_course_input *in, ntt_io_error *err)
+{
+    return cli_is_stdio(path) ? ntt_course_fread(stdin, in, err) : ntt_course_read(path, in, err);
+}
+
+ntt_status cli_coeffs_read(const char *path, uint64_t **c, size_t *len, ntt_io_error *err)
+{
+    return cli_is_stdio(path) ? ntt_coeffs_fread(stdin, c, len, err)
+                              : ntt_coeffs_read(path, c, len, err);
 }
 
 void cli_io_error_text(char *buf, size_t len, const char *path, ntt_status st,
                        const ntt_io_error *e)
 {
     const char *msg = e->message[0] ? e->message : ntt_status_string(st);
+    path = cli_input_name(path);
     if (e->line && e->token)
         snprintf(buf, len, "%s:%zu: token %zu: %s", path, e->line, e->token, msg);
     else if (e->line)
@@ -137,7 +239,7 @@ void cli_print_io_error(const char *cmd, const char *path, ntt_status st, const 
 
 int cli_write_coeffs(const char *cmd, const char *path, const uint64_t *c, size_t len)
 {
-    if (!path) {
+    if (!path || cli_is_stdio(path)) {
         if (ntt_coeffs_fwrite(stdout, c, len) == NTT_OK && fflush(stdout) == 0) return EXIT_OK;
         fprintf(stderr, "%s: standard output: cannot write: %s\n", cmd, strerror(errno));
         return EXIT_OUTPUT_IO;
@@ -205,6 +307,20 @@ int cli_atomic_write(const char *path, int (*emit)(FILE *f, void *ctx), void *ct
     }
     free(tmp);
     return bad ? -1 : 0;
+}
+
+int cli_write_file(const char *cmd, const char *path, int (*emit)(FILE *f, void *ctx),
+                   void *ctx)
+{
+    if (!path || cli_is_stdio(path)) {
+        if (emit(stdout, ctx) == 0 && fflush(stdout) == 0 && !ferror(stdout)) return EXIT_OK;
+        fprintf(stderr, "%s: standard output: cannot write: %s\n", cmd, strerror(errno));
+        return EXIT_OUTPUT_IO;
+    }
+    char why[256];
+    if (cli_atomic_write(path, emit, ctx, why, sizeof why) == 0) return EXIT_OK;
+    fprintf(stderr, "%s: %s: cannot write: %s\n", cmd, path, why);
+    return EXIT_OUTPUT_IO;
 }
 
 /* Length of the well-formed UTF-8 sequence at q, or 0. */

@@ -31,7 +31,8 @@ static void cases_usage(FILE *f)
           "  --variant V   fast (default), baseline, gpu-table, gpu-async, gpu-shared\n"
           "  --reps R      timed repetitions per row (default 5)\n"
           "  --json FILE   also write every row with its raw times (seconds) and the\n"
-          "                machine description to FILE (atomically)\n"
+          "                machine description to FILE (atomically; - is standard\n"
+          "                output, after the table)\n"
           "\n"
           "exit status: 0 all correct (or no .out), 1 a product was WRONG, 2 usage,\n"
           "3 DIR or a file unreadable, 4 malformed file, 5 coefficient >= p,\n"
@@ -414,36 +415,15 @@ int cmd_cases(int argc, char **argv)
     const char *dir = NULL, *json = NULL, *bname = "all";
     uint64_t reps64 = 5;
     product_opts o = {0};
-    bool opts_done = false;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!opts_done && arg[0] == '-' && arg[1] != '\0') {
-            if (strcmp(arg, "--") == 0) {
-                opts_done = true;
-                continue;
-            }
-            if (cli_is_help(arg)) {
-                cases_usage(stdout);
-                return EXIT_OK;
-            }
-            int r = cli_number_option(cmd, argc, argv, &i, "--reps", 1, 1000000, &reps64);
-            if (r < 0) return EXIT_USAGE;
-            if (r > 0) continue;
-            r = cli_file_option(cmd, argc, argv, &i, "--json", NULL, &json);
-            if (r < 0) return EXIT_USAGE;
-            if (r > 0) continue;
-            r = product_option(cmd, argc, argv, &i, &bname, &o);
-            if (r < 0) return -r;
-            if (r > 0) continue;
-            return cli_unknown_option(cmd, arg);
-        }
-        if (dir) return cli_extra_argument(cmd, arg);
-        dir = arg;
-    }
-    if (!dir) {
-        fputs("ntt cases: missing DIR\nTry 'ntt cases --help'.\n", stderr);
-        return EXIT_USAGE;
-    }
+    const cli_opt opts[] = {
+        {"--reps", NULL, CLI_NUMBER, &reps64, 1, 1000000, NULL},
+        {"--json", NULL, CLI_FILE, &json, 0, 0, NULL},
+        PRODUCT_OPTIONS(&bname, &o),
+        {NULL, NULL, CLI_TEXT, NULL, 0, 0, NULL},
+    };
+    const cli_command line = {cmd, cases_usage, opts, &dir, 1, 1, "missing DIR", NULL, NULL};
+    const int e = cli_parse(&line, argc, argv, NULL);
+    if (e != CLI_GO) return e;
     const unsigned reps = (unsigned)reps64;
 
     ntt_backend backends[NTT_BACKEND_COUNT];
@@ -452,8 +432,8 @@ int cmd_cases(int argc, char **argv)
         for (int i = 1; i < NTT_BACKEND_COUNT; i++)
             if (ntt_backend_available((ntt_backend)i)) backends[nb++] = (ntt_backend)i;
     } else {
-        int e = product_backend(cmd, bname, true, &backends[0]);
-        if (e) return e;
+        const int be = product_backend(cmd, bname, true, &backends[0]);
+        if (be) return be;
         /* Rows name the backend that actually ran. */
         if (backends[0] == NTT_BACKEND_AUTO) backends[0] = ntt_backend_resolve_auto();
         nb = 1;
@@ -575,11 +555,8 @@ int cmd_cases(int argc, char **argv)
     rc = wrong ? EXIT_MISMATCH : fail_rc;
     if (json) {
         json_ctx x = {.dir = dir, .reps = reps, .opts = &o, .si = &si, .rows = &rows};
-        char why[256];
-        if (cli_atomic_write(json, emit_json, &x, why, sizeof why) != 0) {
-            fprintf(stderr, "ntt cases: %s: cannot write: %s\n", json, why);
-            if (rc == EXIT_OK) rc = EXIT_OUTPUT_IO;
-        }
+        const int wrc = cli_write_file(cmd, json, emit_json, &x);
+        if (wrc != EXIT_OK && rc == EXIT_OK) rc = wrc;
     }
     rows_free(&rows);
     return rc;

@@ -5,11 +5,8 @@
 #include "commands.h"
 #include "rng.h"
 
-#include <errno.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define GEN_MAX_N ((uint64_t)1 << 29)
 
@@ -24,7 +21,8 @@ static void gen_usage(FILE *f)
           "  N                 1 <= N <= 2^29\n"
           "  P                 2 <= P < 2^63 (any modulus, prime or not)\n"
           "  --seed S          seed of the random generator (0 <= S < 2^64), required\n"
-          "  -o, --output OUT  write to OUT (atomically) instead of standard output\n"
+          "  -o, --output OUT  write to OUT (atomically) instead of standard output;\n"
+          "                    -o - is standard output\n"
           "\n"
           "The expected product, computed with GMP rather than the NTT code:\n"
           "  ntt-bench oracle OUT -o EXPECTED\n"
@@ -50,7 +48,8 @@ static int emit_course(FILE *f, void *vctx)
 
 static int bad_number(const char *what, const char *text, const char *range)
 {
-    fprintf(stderr, "ntt gen: %s must be a whole number in %s, not '%s'\n", what, range, text);
+    fprintf(stderr, "ntt gen: %s must be a whole number in %s, not '%s'\n", what, range,
+            cli_show(text).s);
     return EXIT_USAGE;
 }
 
@@ -58,38 +57,14 @@ int cmd_gen(int argc, char **argv)
 {
     static const char cmd[] = "ntt gen";
     const char *pos[2] = {NULL, NULL}, *seed_text = NULL, *out = NULL;
-    int npos = 0;
-    bool opts_done = false;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *v;
-        if (!opts_done && arg[0] == '-' && arg[1] != '\0') {
-            if (strcmp(arg, "--") == 0) {
-                opts_done = true;
-                continue;
-            }
-            if (cli_is_help(arg)) {
-                gen_usage(stdout);
-                return EXIT_OK;
-            }
-            int r;
-            if ((r = cli_option(cmd, argc, argv, &i, "--seed", NULL, &v)) != 0) {
-                if (r < 0) return EXIT_USAGE;
-                seed_text = v;
-                continue;
-            }
-            if ((r = cli_file_option(cmd, argc, argv, &i, "--output", "-o", &out)) != 0) {
-                if (r < 0) return EXIT_USAGE;
-                continue;
-            }
-            return cli_unknown_option(cmd, arg);
-        }
-        if (npos == 2) return cli_extra_argument(cmd, arg);
-        pos[npos++] = arg;
-    }
-    if (npos < 2) {
-        fputs("ntt gen: needs N and P\nTry 'ntt gen --help'.\n", stderr);
-        return EXIT_USAGE;
-    }
+    const cli_opt opts[] = {
+        {"--seed", NULL, CLI_TEXT, &seed_text, 0, 0, NULL},
+        {"--output", "-o", CLI_FILE, &out, 0, 0, NULL},
+        {NULL, NULL, CLI_TEXT, NULL, 0, 0, NULL},
+    };
+    const cli_command line = {cmd, gen_usage, opts, pos, 2, 2, "needs N and P", NULL, NULL};
+    const int e = cli_parse(&line, argc, argv, NULL);
+    if (e != CLI_GO) return e;
     uint64_t n, p, seed;
     if (!cli_parse_u64(pos[0], &n) || n < 1 || n > GEN_MAX_N)
         return bad_number("N", pos[0], "[1, 2^29]");
@@ -112,18 +87,8 @@ int cmd_gen(int argc, char **argv)
     rng_seed(&rng, seed);
     for (uint64_t i = 0; i < 2 * n; i++) a[i] = rng_below(&rng, p);
 
-    int rc = EXIT_OK;
     course_text text = {.n = n, .p = p, .a = a, .b = b};
-    if (out) {
-        char why[256];
-        if (cli_atomic_write(out, emit_course, &text, why, sizeof why) != 0) {
-            fprintf(stderr, "ntt gen: %s: cannot write: %s\n", out, why);
-            rc = EXIT_OUTPUT_IO;
-        }
-    } else if (emit_course(stdout, &text) != 0 || fflush(stdout) != 0) {
-        fprintf(stderr, "ntt gen: standard output: cannot write: %s\n", strerror(errno));
-        rc = EXIT_OUTPUT_IO;
-    }
+    const int rc = cli_write_file(cmd, out, emit_course, &text);
     free(a);
     return rc;
 }

@@ -73,13 +73,10 @@ static void info_memory(void)
 
 int cmd_info(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            info_usage(stdout);
-            return EXIT_OK;
-        }
-        return cli_extra_argument("ntt info", argv[i]);
-    }
+    const cli_opt opts[] = {{NULL, NULL, CLI_TEXT, NULL, 0, 0, NULL}};
+    const cli_command line = {"ntt info", info_usage, opts, NULL, 0, 0, NULL, NULL, NULL};
+    const int e = cli_parse(&line, argc, argv, NULL);
+    if (e != CLI_GO) return e;
     sysinfo si;
     sysinfo_read(&si);
     info_library();

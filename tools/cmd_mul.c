@@ -5,7 +5,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 static void mul_usage(FILE *f)
 {
@@ -14,10 +13,10 @@ static void mul_usage(FILE *f)
           "Multiplies the two polynomials of a course input file (\"n p\", n coefficients\n"
           "of a, n of b) modulo p and writes the 2n-1 coefficients of the product on one\n"
           "line.  Any p in [2, 2^63) works: NTT-friendly primes directly, other moduli\n"
-          "through the CRT over internal primes.\n"
+          "through the CRT over internal primes.  FILE - reads standard input.\n"
           "\n"
           "  -o, --output OUT  write to OUT (atomically: on any failure OUT is left as it\n"
-          "                    was) instead of standard output\n"
+          "                    was) instead of standard output; -o - is standard output\n"
           "  --backend B       auto (default), scalar, avx2, avx512, openmp, cuda\n"
           "  --modmul M        default, naive, barrett, montgomery, shoup\n"
           "  --variant V       fast (default), baseline, gpu-table, gpu-async, gpu-shared\n"
@@ -32,40 +31,21 @@ int cmd_mul(int argc, char **argv)
     static const char cmd[] = "ntt mul";
     const char *file = NULL, *out = NULL, *bname = "auto";
     product_opts o = {0};
-    bool opts_done = false;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!opts_done && arg[0] == '-' && arg[1] != '\0') {
-            if (strcmp(arg, "--") == 0) {
-                opts_done = true;
-                continue;
-            }
-            if (cli_is_help(arg)) {
-                mul_usage(stdout);
-                return EXIT_OK;
-            }
-            int r = cli_file_option(cmd, argc, argv, &i, "--output", "-o", &out);
-            if (r < 0) return EXIT_USAGE;
-            if (r > 0) continue;
-            r = product_option(cmd, argc, argv, &i, &bname, &o);
-            if (r < 0) return -r;
-            if (r > 0) continue;
-            return cli_unknown_option(cmd, arg);
-        }
-        if (file) return cli_extra_argument(cmd, arg);
-        file = arg;
-    }
-    if (!file) {
-        fprintf(stderr, "%s: missing input FILE\nTry '%s --help'.\n", cmd, cmd);
-        return EXIT_USAGE;
-    }
+    const cli_opt opts[] = {
+        {"--output", "-o", CLI_FILE, &out, 0, 0, NULL},
+        PRODUCT_OPTIONS(&bname, &o),
+        {NULL, NULL, CLI_TEXT, NULL, 0, 0, NULL},
+    };
+    const cli_command line = {cmd, mul_usage, opts, &file, 1, 1, "missing input FILE", NULL, NULL};
+    int e = cli_parse(&line, argc, argv, NULL);
+    if (e != CLI_GO) return e;
     ntt_backend b;
-    int e = product_backend(cmd, bname, false, &b);
+    e = product_backend(cmd, bname, false, &b);
     if (e) return e;
 
     ntt_course_input in;
     ntt_io_error err;
-    ntt_status st = ntt_course_read(file, &in, &err);
+    ntt_status st = cli_course_read(file, &in, &err);
     if (st != NTT_OK) {
         cli_print_io_error(cmd, file, st, &err);
         return cli_exit_code(st);
@@ -73,7 +53,8 @@ int cmd_mul(int argc, char **argv)
     const size_t lc = 2 * in.n - 1;
     uint64_t *c = malloc(lc * sizeof *c);
     if (!c) {
-        fprintf(stderr, "%s: %s: out of memory for %zu product coefficients\n", cmd, file, lc);
+        fprintf(stderr, "%s: %s: out of memory for %zu product coefficients\n", cmd,
+                cli_input_name(file), lc);
         ntt_course_free(&in);
         return EXIT_FAILURE_LIB;
     }
@@ -82,7 +63,7 @@ int cmd_mul(int argc, char **argv)
     int rc;
     if (st != NTT_OK) {
         char why[512];
-        product_failure_text(why, sizeof why, file, st, b, &o);
+        product_failure_text(why, sizeof why, cli_input_name(file), st, b, &o);
         fprintf(stderr, "%s: %s\n", cmd, why);
         rc = cli_exit_code(st);
     } else {

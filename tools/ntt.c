@@ -22,6 +22,7 @@ static void usage(FILE *f)
           "  help [COMMAND]        this text, or a command's usage\n"
           "\n"
           "options of every command: --help, -h\n"
+          "A file argument - is standard input (FILE) or output (-o -).\n"
           "ntt --version prints the version.\n"
           "\n"
           "A course input file holds \"n p\", then n coefficients of a, then n of b\n"

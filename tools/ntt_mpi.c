@@ -2,30 +2,23 @@
      mpiexec -n P ntt-mpi mul FILE [-o OUT] [--backend B] [--threads T]
    Rank 0 reads the course file and writes the product; the product itself
    is ntt_mpi_polymul on a distributed plan.  Exit codes and messages are
-   those of `ntt mul` (tools/tool.h, tools/cmd_mul.c), with "ntt-mpi" for
-   "ntt"; every rank exits with the same code, and only rank 0 prints. */
+   those of `ntt mul` (tools/cli.h), with "ntt-mpi" for "ntt"; every rank
+   exits with the same code, and only rank 0 prints.
+
+   Every rank parses its own command line (an MPMD launch gives each rank
+   its own), and the ranks agree on the outcome before anything else, so an
+   error on some ranks only (a bad option, --help, a backend missing there)
+   ends every rank with the same code instead of leaving the others waiting
+   in a collective call. */
+#include "cli.h"
 #include "ntt_mpi.h"
 
-#include <errno.h>
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The ntt command's exit codes (tools/tool.h). */
-enum {
-    EXIT_OK = 0,
-    EXIT_USAGE = 2,
-    EXIT_INPUT_IO = 3,
-    EXIT_FORMAT = 4,
-    EXIT_RANGE = 5,
-    EXIT_OUTPUT_IO = 6,
-    EXIT_UNSUPPORTED = 7,
-    EXIT_FAILURE_LIB = 8
-};
-
-static int g_rank;
+static int g_rank, g_size;
 
 static void say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(FILE *f, const char *fmt, ...)
@@ -39,35 +32,23 @@ static void say(FILE *f, const char *fmt, ...)
 
 static void usage(FILE *f)
 {
-    say(f, "usage: mpiexec -n P ntt-mpi mul FILE [-o OUT] [--backend B] [--threads T]\n"
-           "\n"
-           "Multiplies the two polynomials of a course input file (\"n p\", n coefficients\n"
-           "of a, n of b) modulo p across the MPI ranks (a distributed four-step NTT\n"
-           "product, libntt_mpi) and writes the 2n-1 coefficients of the product on one\n"
-           "line.  Rank 0 reads FILE and writes OUT.  Any p in [2, 2^63) works.\n"
-           "\n"
-           "  -o, --output OUT  write to OUT (atomically: on any failure OUT is left as it\n"
-           "                    was) instead of standard output\n"
-           "  --backend B       each rank's local backend: auto (default), scalar, avx2,\n"
-           "                    avx512, openmp, cuda\n"
-           "  --threads T       OpenMP threads per rank with --backend openmp (0: default)\n"
-           "\n"
-           "exit status: 0 ok, 2 usage, 3 unreadable input, 4 malformed input,\n"
-           "5 coefficient >= p, 6 cannot write OUT, 7 backend unavailable, 8 other.\n");
-}
-
-/* As tools/ntt.c: a status from reading the input. */
-static int exit_code_for(ntt_status s)
-{
-    switch (s) {
-    case NTT_OK: return EXIT_OK;
-    case NTT_EIO: return EXIT_INPUT_IO;
-    case NTT_EFORMAT:
-    case NTT_EINVAL: return EXIT_FORMAT;
-    case NTT_ERANGE: return EXIT_RANGE;
-    case NTT_EUNSUPPORTED: return EXIT_UNSUPPORTED;
-    default: return EXIT_FAILURE_LIB;
-    }
+    fputs("usage: mpiexec -n P ntt-mpi mul FILE [-o OUT] [--backend B] [--threads T]\n"
+          "\n"
+          "Multiplies the two polynomials of a course input file (\"n p\", n coefficients\n"
+          "of a, n of b) modulo p across the MPI ranks (a distributed four-step NTT\n"
+          "product, libntt_mpi) and writes the 2n-1 coefficients of the product on one\n"
+          "line.  Rank 0 reads FILE (- : its standard input) and writes OUT.  Any p in\n"
+          "[2, 2^63) works.\n"
+          "\n"
+          "  -o, --output OUT  write to OUT (atomically: on any failure OUT is left as it\n"
+          "                    was) instead of standard output; -o - is standard output\n"
+          "  --backend B       each rank's local backend: auto (default), scalar, avx2,\n"
+          "                    avx512, openmp, cuda\n"
+          "  --threads T       OpenMP threads per rank with --backend openmp (0: default)\n"
+          "\n"
+          "exit status: 0 ok, 2 usage, 3 unreadable input, 4 malformed input,\n"
+          "5 coefficient >= p, 6 cannot write OUT, 7 backend unavailable, 8 other.\n",
+          f);
 }
 
 /* The same status on every rank: the largest. */
@@ -79,123 +60,145 @@ static ntt_status agree(ntt_status st)
     return (ntt_status)all;
 }
 
-/* "--lng VALUE", "--lng=VALUE" or "-s VALUE": 1 with *val, 0 for another
-   argument, -1 after a usage error. */
-static int option(int argc, char **argv, int *i, const char *lng, const char *shrt,
-                  const char **val)
-{
-    const char *arg = argv[*i];
-    const size_t ll = strlen(lng);
-    if (strncmp(arg, lng, ll) == 0 && arg[ll] == '=') {
-        *val = arg + ll + 1;
-        return 1;
-    }
-    if (strcmp(arg, lng) != 0 && !(shrt && strcmp(arg, shrt) == 0)) return 0;
-    if (*i + 1 >= argc) {
-        say(stderr, "ntt-mpi mul: option '%s' needs a value\n", arg);
-        return -1;
-    }
-    *val = argv[++*i];
-    return 1;
-}
-
 typedef struct {
     const char *file, *out, *backend;
-    int threads;
+    uint64_t threads;
+    ntt_backend b;
 } mul_args;
 
-/* 0 to go on, else exit code + 1 (help: EXIT_OK + 1). */
-static int parse_mul(int argc, char **argv, mul_args *m)
-{
-    bool opts_done = false;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *v;
-        if (!opts_done && arg[0] == '-' && arg[1] != '\0') {
-            if (strcmp(arg, "--") == 0) {
-                opts_done = true;
-                continue;
-            }
-            if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-                usage(stdout);
-                return EXIT_OK + 1;
-            }
-            int r;
-            if ((r = option(argc, argv, &i, "--output", "-o", &v)) != 0) {
-                if (r < 0) return EXIT_USAGE + 1;
-                if (!*v) {
-                    say(stderr, "ntt-mpi mul: the output file name is empty\n");
-                    return EXIT_USAGE + 1;
-                }
-                m->out = v;
-                continue;
-            }
-            if ((r = option(argc, argv, &i, "--backend", NULL, &v)) != 0) {
-                if (r < 0) return EXIT_USAGE + 1;
-                m->backend = v;
-                continue;
-            }
-            if ((r = option(argc, argv, &i, "--threads", NULL, &v)) != 0) {
-                if (r < 0) return EXIT_USAGE + 1;
-                char *end;
-                errno = 0;
-                const long t = strtol(v, &end, 10);
-                if (errno || *v < '0' || *v > '9' || *end || t > 4096) {
-                    say(stderr, "ntt-mpi mul: --threads must be 0 .. 4096\n");
-                    return EXIT_USAGE + 1;
-                }
-                m->threads = (int)t;
-                continue;
-            }
-            say(stderr, "ntt-mpi mul: unknown option '%s'\nTry 'ntt-mpi mul --help'.\n", arg);
-            return EXIT_USAGE + 1;
-        }
-        if (m->file) {
-            say(stderr, "ntt-mpi mul: unexpected argument '%s'\nTry 'ntt-mpi mul --help'.\n",
-                arg);
-            return EXIT_USAGE + 1;
-        }
-        m->file = arg;
-    }
-    if (!m->file) {
-        say(stderr, "ntt-mpi mul: missing input FILE\nTry 'ntt-mpi mul --help'.\n");
-        return EXIT_USAGE + 1;
-    }
-    return 0;
-}
+/* ---- the command line, on each rank ------------------------------------------- */
 
-/* As ntt mul's backend check: 2 for an unknown name, 7 for one that cannot
-   run here (on any rank). */
-static int parse_backend(const char *name, ntt_backend *b)
+/* --backend's name to *b: 2 for an unknown name, 7 for a backend that
+   cannot run on this rank (the message names the rank: in an MPMD launch
+   or on mixed hosts the ranks differ). */
+static int check_backend(FILE *err, const char *name, ntt_backend *b)
 {
     if (ntt_backend_from_name(name, b) != NTT_OK) {
-        say(stderr, "ntt-mpi mul: unknown backend '%s' (valid: ", name);
+        fprintf(err, "ntt-mpi mul: unknown backend '%s' (valid: ", cli_show(name).s);
         for (int i = 0; i < NTT_BACKEND_COUNT; i++)
-            say(stderr, "%s%s", i ? ", " : "", ntt_backend_name((ntt_backend)i));
-        say(stderr, ")\n");
+            fprintf(err, "%s%s", i ? ", " : "", ntt_backend_name((ntt_backend)i));
+        fputs(")\n", err);
         return EXIT_USAGE;
     }
-    if (agree(ntt_backend_available(*b) ? NTT_OK : NTT_EUNSUPPORTED) != NTT_OK) {
-        say(stderr, "ntt-mpi mul: backend '%s' is not available on this machine (available:",
-            ntt_backend_name(*b));
+    if (!ntt_backend_available(*b)) {
+        fprintf(err, "ntt-mpi mul: backend '%s' is not available on rank %d (available there:",
+                ntt_backend_name(*b), g_rank);
         for (int i = 0; i < NTT_BACKEND_COUNT; i++)
             if (ntt_backend_available((ntt_backend)i))
-                say(stderr, " %s", ntt_backend_name((ntt_backend)i));
-        say(stderr, ")\n");
+                fprintf(err, " %s", ntt_backend_name((ntt_backend)i));
+        fputs(")\n", err);
         return EXIT_UNSUPPORTED;
     }
     return 0;
 }
 
-static void print_io_error(const char *path, ntt_status st, const ntt_io_error *e)
+/* This rank's command line: CLI_GO, or the exit code after writing help or
+   the reason on out / err. */
+static int parse(int argc, char **argv, FILE *out, FILE *err, mul_args *m)
 {
-    const char *msg = e->message[0] ? e->message : ntt_status_string(st);
-    if (e->line && e->token)
-        say(stderr, "ntt-mpi mul: %s:%zu: token %zu: %s\n", path, e->line, e->token, msg);
-    else if (e->line)
-        say(stderr, "ntt-mpi mul: %s:%zu: %s\n", path, e->line, msg);
-    else
-        say(stderr, "ntt-mpi mul: %s: %s\n", path, msg);
+    if (argc < 2) {
+        usage(err);
+        return EXIT_USAGE;
+    }
+    if (cli_is_help(argv[1])) {
+        usage(out);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        fprintf(out, "ntt-mpi %d.%d.%d\n", NTT_VERSION_MAJOR, NTT_VERSION_MINOR,
+                NTT_VERSION_PATCH);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "mul") != 0) {
+        fprintf(err, "ntt-mpi: unknown command '%s'\n\n", cli_show(argv[1]).s);
+        usage(err);
+        return EXIT_USAGE;
+    }
+    const cli_opt opts[] = {
+        {"--output", "-o", CLI_FILE, &m->out, 0, 0, NULL},
+        {"--backend", NULL, CLI_TEXT, &m->backend, 0, 0, NULL},
+        {"--threads", NULL, CLI_NUMBER, &m->threads, 0, 4096, NULL},
+        {NULL, NULL, CLI_TEXT, NULL, 0, 0, NULL},
+    };
+    const cli_command line = {"ntt-mpi mul", usage, opts, &m->file, 1, 1, "missing input FILE",
+                              out, err};
+    const int e = cli_parse(&line, argc - 1, argv + 1, NULL);
+    if (e != CLI_GO) return e;
+    const int be = check_backend(err, m->backend, &m->b);
+    return be ? be : CLI_GO;
 }
+
+/* ---- agreeing on the outcome ------------------------------------------------------ */
+
+/* What a rank would print: the bytes of a memory stream. */
+typedef struct {
+    FILE *f;
+    char *text;
+    size_t len;
+} capture;
+
+static FILE *capture_open(capture *c, FILE *fallback)
+{
+    c->text = NULL;
+    c->len = 0;
+    c->f = open_memstream(&c->text, &c->len);
+    /* Without memory for the text the message goes out directly (maybe
+       once per rank): the outcome is still agreed on. */
+    return c->f ? c->f : fallback;
+}
+
+static void capture_close(capture *c)
+{
+    if (c->f) fclose(c->f); /* sets text and len */
+    c->f = NULL;
+}
+
+/* The most of one rank's text that reaches rank 0 (the usage is 1 KiB). */
+#define FORWARD_MAX 8192
+
+/* Writes rank `from`'s text on rank 0's stream f. */
+static void forward(int from, const capture *c, FILE *f)
+{
+    int len = c->len < FORWARD_MAX ? (int)c->len : FORWARD_MAX;
+    if (from == 0) {
+        if (g_rank == 0 && len) fwrite(c->text, 1, (size_t)len, f);
+        return;
+    }
+    if (g_rank == from) {
+        MPI_Send(&len, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+        if (len) MPI_Send(c->text, len, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+    } else if (g_rank == 0) {
+        static char buf[FORWARD_MAX];
+        MPI_Recv(&len, 1, MPI_INT, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (len) MPI_Recv(buf, len, MPI_CHAR, from, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        fwrite(buf, 1, (size_t)len, f);
+    }
+}
+
+/* Every rank's outcome of parse() (CLI_GO or an exit code, with its texts)
+   made one: the lowest rank's error, else the lowest rank's help or
+   version, else CLI_GO.  Rank 0 prints the deciding rank's texts, naming
+   that rank when the ranks did not all end the same way. */
+static int agree_outcome(int code, const capture *out, const capture *err)
+{
+    const int key = code == CLI_GO ? 2 * g_size : code != EXIT_OK ? g_rank : g_size + g_rank;
+    int v[3] = {key, code, -code}, r[3];
+    if (MPI_Allreduce(v, r, 3, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return EXIT_FAILURE_LIB;
+    if (r[0] == 2 * g_size) return CLI_GO;
+    const int from = r[0] % g_size;
+    int agreed = code;
+    if (MPI_Bcast(&agreed, 1, MPI_INT, from, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return EXIT_FAILURE_LIB;
+    forward(from, out, stdout);
+    forward(from, err, stderr);
+    if (agreed != EXIT_OK && r[1] != -r[2])
+        say(stderr, "ntt-mpi: the error above is rank %d's (of %d ranks); not every rank had it\n",
+            from, g_size);
+    return agreed;
+}
+
+/* ---- the product ----------------------------------------------------------------- */
 
 /* Rank 0's arrays of the product, in the plan's width. */
 typedef struct {
@@ -256,25 +259,23 @@ static ntt_status product(ntt_mpi_plan *plan, ntt_width w, const ntt_course_inpu
     return st;
 }
 
-static int cmd_mul(int argc, char **argv)
+/* The product of rank 0's input file, once every rank has agreed to go on. */
+static int run_mul(const mul_args *m)
 {
-    mul_args m = {.backend = "auto"};
-    int e = parse_mul(argc, argv, &m);
-    if (e) return e - 1;
-    ntt_backend b;
-    if ((e = parse_backend(m.backend, &b)) != 0) return e;
-
+    const ntt_backend b = m->b;
     ntt_course_input in = {0};
     ntt_io_error err = {0};
     ntt_status st = NTT_OK;
-    if (g_rank == 0) st = ntt_course_read(m.file, &in, &err);
+    if (g_rank == 0) st = cli_course_read(m->file, &in, &err);
     /* n and p, and whether reading worked, to every rank. */
     uint64_t hdr[3] = {(uint64_t)st, in.n, in.p};
     if (MPI_Bcast(hdr, 3, MPI_UINT64_T, 0, MPI_COMM_WORLD) != MPI_SUCCESS) return EXIT_FAILURE_LIB;
     st = (ntt_status)hdr[0];
     if (st != NTT_OK) {
-        print_io_error(m.file, st, &err);
-        return exit_code_for(st);
+        char why[512];
+        cli_io_error_text(why, sizeof why, m->file, st, &err);
+        say(stderr, "ntt-mpi mul: %s\n", why);
+        return cli_exit_code(st);
     }
     const size_t n = (size_t)hdr[1], lc = 2 * n - 1;
     const uint64_t p = hdr[2];
@@ -285,33 +286,20 @@ static int cmd_mul(int argc, char **argv)
     if (g_rank == 0 && !(c = malloc(lc * sizeof *c))) st = NTT_ENOMEM;
     st = agree(st);
     ntt_mpi_plan *plan = NULL;
-    const ntt_plan_options o = {.threads = m.threads};
+    const ntt_plan_options o = {.threads = (int)m->threads};
     if (st == NTT_OK) st = ntt_mpi_plan_create(&plan, MPI_COMM_WORLD, N, p, w, b, &o);
     if (st == NTT_OK) st = product(plan, w, &in, N, c);
     ntt_mpi_plan_destroy(plan);
     ntt_course_free(&in);
-    int size;
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
     int rc = EXIT_OK;
     if (st != NTT_OK) {
         const ntt_backend ran = b == NTT_BACKEND_AUTO ? ntt_backend_resolve_auto() : b;
         say(stderr, "ntt-mpi mul: %s: product failed on backend %s%s across %d ranks: %s\n",
-            m.file, b == NTT_BACKEND_AUTO ? "auto = " : "", ntt_backend_name(ran), size,
-            ntt_status_string(st));
+            cli_input_name(m->file), b == NTT_BACKEND_AUTO ? "auto = " : "", ntt_backend_name(ran),
+            g_size, ntt_status_string(st));
         rc = st == NTT_EUNSUPPORTED ? EXIT_UNSUPPORTED : EXIT_FAILURE_LIB;
     } else if (g_rank == 0) {
-        if (m.out) {
-            st = ntt_coeffs_write(m.out, c, lc, &err);
-            if (st != NTT_OK) {
-                const char *why = err.message[0] ? err.message : ntt_status_string(st);
-                if (strncmp(why, "cannot write: ", 14) == 0) why += 14;
-                say(stderr, "ntt-mpi mul: %s: cannot write: %s\n", m.out, why);
-                rc = EXIT_OUTPUT_IO;
-            }
-        } else if (ntt_coeffs_fwrite(stdout, c, lc) != NTT_OK) {
-            say(stderr, "ntt-mpi mul: standard output: cannot write: %s\n", strerror(errno));
-            rc = EXIT_OUTPUT_IO;
-        }
+        rc = cli_write_coeffs("ntt-mpi mul", m->out, c, lc);
     }
     free(c);
     /* Rank 0's output status is every rank's exit code. */
@@ -326,23 +314,17 @@ int main(int argc, char **argv)
         return EXIT_FAILURE_LIB;
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-    int rc;
-    if (argc < 2) {
-        usage(stderr);
-        rc = EXIT_USAGE;
-    } else if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        usage(stdout);
-        rc = EXIT_OK;
-    } else if (strcmp(argv[1], "--version") == 0) {
-        say(stdout, "ntt-mpi %d.%d.%d\n", NTT_VERSION_MAJOR, NTT_VERSION_MINOR, NTT_VERSION_PATCH);
-        rc = EXIT_OK;
-    } else if (strcmp(argv[1], "mul") == 0) {
-        rc = cmd_mul(argc - 1, argv + 1);
-    } else {
-        say(stderr, "ntt-mpi: unknown command '%s'\n\n", argv[1]);
-        usage(stderr);
-        rc = EXIT_USAGE;
-    }
+    MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+    mul_args m = {.backend = "auto"};
+    capture out, err;
+    FILE *fo = capture_open(&out, stdout), *fe = capture_open(&err, stderr);
+    int rc = parse(argc, argv, fo, fe, &m);
+    capture_close(&out);
+    capture_close(&err);
+    rc = agree_outcome(rc, &out, &err);
+    free(out.text);
+    free(err.text);
+    if (rc == CLI_GO) rc = run_mul(&m);
     fflush(stdout);
     MPI_Finalize();
     return rc;

@@ -20,7 +20,7 @@ static const char *variant_name_i(int i) { return ntt_variant_name((ntt_variant)
 int product_backend(const char *cmd, const char *name, bool all_too, ntt_backend *b)
 {
     if (ntt_backend_from_name(name, b) != NTT_OK) {
-        fprintf(stderr, "%s: unknown backend '%s' (valid: ", cmd, name);
+        fprintf(stderr, "%s: unknown backend '%s' (valid: ", cmd, cli_show(name).s);
         list_names(stderr, backend_name_i, NTT_BACKEND_COUNT);
         fprintf(stderr, "%s)\n", all_too ? ", all" : "");
         return EXIT_USAGE;
@@ -37,45 +37,22 @@ int product_backend(const char *cmd, const char *name, bool all_too, ntt_backend
     return 0;
 }
 
-static int parse_modmul(const char *cmd, const char *name, ntt_modmul *m)
+int product_take_modmul(const char *cmd, FILE *err, const char *name, void *dest)
 {
-    if (ntt_modmul_from_name(name, m) == NTT_OK) return 0;
-    fprintf(stderr, "%s: unknown modmul '%s' (valid: ", cmd, name);
-    list_names(stderr, modmul_name_i, N_MODMUL);
-    fputs(")\n", stderr);
+    if (ntt_modmul_from_name(name, dest) == NTT_OK) return 0;
+    fprintf(err, "%s: unknown modmul '%s' (valid: ", cmd, cli_show(name).s);
+    list_names(err, modmul_name_i, N_MODMUL);
+    fputs(")\n", err);
     return EXIT_USAGE;
 }
 
-static int parse_variant(const char *cmd, const char *name, ntt_variant *v)
+int product_take_variant(const char *cmd, FILE *err, const char *name, void *dest)
 {
-    if (ntt_variant_from_name(name, v) == NTT_OK) return 0;
-    fprintf(stderr, "%s: unknown variant '%s' (valid: ", cmd, name);
-    list_names(stderr, variant_name_i, NTT_VARIANT_COUNT);
-    fputs(")\n", stderr);
+    if (ntt_variant_from_name(name, dest) == NTT_OK) return 0;
+    fprintf(err, "%s: unknown variant '%s' (valid: ", cmd, cli_show(name).s);
+    list_names(err, variant_name_i, NTT_VARIANT_COUNT);
+    fputs(")\n", err);
     return EXIT_USAGE;
-}
-
-int product_option(const char *cmd, int argc, char **argv, int *i, const char **bname,
-                   product_opts *o)
-{
-    const char *v;
-    int r;
-    if ((r = cli_option(cmd, argc, argv, i, "--backend", NULL, &v)) != 0) {
-        if (r < 0) return -EXIT_USAGE;
-        *bname = v;
-        return 1;
-    }
-    if ((r = cli_option(cmd, argc, argv, i, "--modmul", NULL, &v)) != 0) {
-        if (r < 0) return -EXIT_USAGE;
-        int e = parse_modmul(cmd, v, &o->plan.modmul);
-        return e ? -e : 1;
-    }
-    if ((r = cli_option(cmd, argc, argv, i, "--variant", NULL, &v)) != 0) {
-        if (r < 0) return -EXIT_USAGE;
-        int e = parse_variant(cmd, v, &o->variant);
-        return e ? -e : 1;
-    }
-    return 0;
 }
 
 ntt_status product_run(const ntt_course_input *in, ntt_backend b, const product_opts *o,

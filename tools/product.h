@@ -4,12 +4,14 @@
 #ifndef NTT_PRODUCT_H
 #define NTT_PRODUCT_H
 
+#include "cli.h"
 #include "ntt.h"
 #include "variant.h" /* the course ladder (src/core, not installed) */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* The public plan options and the course-ladder variant. */
 typedef struct {
@@ -17,11 +19,16 @@ typedef struct {
     ntt_variant variant;
 } product_opts;
 
-/* --backend (its value into *bname, checked later by product_backend),
-   --modmul or --variant at argv[*i]: 1 if it was one of them, 0 if not,
-   -(exit code) after printing a usage error. */
-int product_option(const char *cmd, int argc, char **argv, int *i, const char **bname,
-                   product_opts *o);
+/* The values of --modmul and --variant, taken as cli_opt.take (cli.h):
+   dest is an ntt_modmul * / ntt_variant *. */
+int product_take_modmul(const char *cmd, FILE *err, const char *name, void *dest);
+int product_take_variant(const char *cmd, FILE *err, const char *name, void *dest);
+/* The --backend (its value into *bname, checked later by product_backend),
+   --modmul and --variant entries of an option table (cli.h). */
+#define PRODUCT_OPTIONS(bname, o)                                                  \
+    {"--backend", NULL, CLI_TEXT, (bname), 0, 0, NULL},                            \
+        {"--modmul", NULL, CLI_TEXT, &(o)->plan.modmul, 0, 0, product_take_modmul}, \
+        {"--variant", NULL, CLI_TEXT, &(o)->variant, 0, 0, product_take_variant}
 /* The backend named `name`: 0, or the exit code after printing why (2 for
    an unknown name, 7 for a backend that cannot run here).  all_too: the
    message lists "all" among the valid names. */

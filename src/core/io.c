@@ -37,7 +37,10 @@ typedef struct {
     size_t tok_line;  /* line of the last token */
     size_t tok_index; /* its 1-based number within that line */
     size_t on_line;   /* tokens seen so far on the current line */
-    char text[40];    /* the token, truncated for messages */
+    /* The token's first bytes as they are (NULs included), enough that the
+       rendering in messages (NTT_ESCAPE_CAP) ends in "..." whenever bytes
+       are left out. */
+    unsigned char raw[NTT_ESCAPE_CAP + 4];
     size_t len;       /* its full length */
     /* Parsed on the fly, so that a long token (leading zeros) is judged by
        its value and not by its truncated text. */
@@ -65,7 +68,7 @@ static int next_token(lexer *lx)
     lx->digits = true;
     lx->overflow = false;
     do {
-        if (lx->len < sizeof lx->text - 4) lx->text[lx->len] = (char)c;
+        if (lx->len < sizeof lx->raw) lx->raw[lx->len] = (unsigned char)c;
         lx->len++;
         if (c >= '0' && c <= '9') {
             unsigned d = (unsigned)(c - '0');
@@ -76,31 +79,42 @@ static int next_token(lexer *lx)
         }
         c = getc_unlocked(lx->f);
     } while (c != EOF && !is_space(c));
-    if (lx->len > sizeof lx->text - 4) {
-        memcpy(lx->text + sizeof lx->text - 4, "...", 4);
-    } else {
-        lx->text[lx->len] = '\0';
-    }
     if (c == '\n') { lx->line++; lx->on_line = 0; }
     if (c == EOF && ferror(lx->f)) return -1;
     return 1;
+}
+
+/* The last token as messages show it: input bytes are untrusted (escape
+   sequences, a NUL inside the token), so they are escaped and bounded. */
+typedef struct {
+    char s[NTT_ESCAPE_CAP];
+} shown_token;
+
+static shown_token show(const lexer *lx)
+{
+    shown_token t;
+    const size_t kept = lx->len < sizeof lx->raw ? lx->len : sizeof lx->raw;
+    (void)ntt_escape_bytes(t.s, sizeof t.s, lx->raw, kept);
+    return t;
 }
 
 /* The token as an unsigned decimal.  Returns false (and says why in err)
    for anything else. */
 static bool token_u64(const lexer *lx, uint64_t *v, const char *what, ntt_io_error *err)
 {
-    const char *s = lx->text;
-    if (s[0] == '-') {
-        set_err(err, lx->tok_line, lx->tok_index, "%s \"%s\" is negative", what, s);
+    /* The token is rendered only on failure: this runs once per number. */
+    if (lx->raw[0] == '-') {
+        set_err(err, lx->tok_line, lx->tok_index, "%s \"%s\" is negative", what, show(lx).s);
         return false;
     }
     if (!lx->digits) {
-        set_err(err, lx->tok_line, lx->tok_index, "%s \"%s\" is not a decimal number", what, s);
+        set_err(err, lx->tok_line, lx->tok_index, "%s \"%s\" is not a decimal number", what,
+                show(lx).s);
         return false;
     }
     if (lx->overflow) {
-        set_err(err, lx->tok_line, lx->tok_index, "%s \"%s\" does not fit in 64 bits", what, s);
+        set_err(err, lx->tok_line, lx->tok_index, "%s \"%s\" does not fit in 64 bits", what,
+                show(lx).s);
         return false;
     }
     *v = lx->value;
@@ -134,7 +148,7 @@ static size_t read_numbers(lexer *lx, uint64_t **out, size_t want, uint64_t belo
         if (!token_u64(lx, &x, what, err)) { *st = NTT_EFORMAT; break; }
         if (below && x >= below) {
             set_err(err, lx->tok_line, lx->tok_index, "%s %s is not below p = %llu", what,
-                    lx->text, (unsigned long long)below);
+                    show(lx).s, (unsigned long long)below);
             *st = NTT_ERANGE;
             break;
         }
@@ -160,14 +174,9 @@ void ntt_course_free(ntt_course_input *in)
     memset(in, 0, sizeof *in);
 }
 
-ntt_status ntt_course_read(const char *path, ntt_course_input *in, ntt_io_error *err)
+/* The course format from f (the callers have cleared *in and err). */
+static ntt_status course_parse(FILE *f, ntt_course_input *in, ntt_io_error *err)
 {
-    if (err) memset(err, 0, sizeof *err);
-    if (!in) return NTT_EINVAL;
-    memset(in, 0, sizeof *in);
-    if (!path) return NTT_EINVAL;
-    FILE *f = open_read(path, err);
-    if (!f) return NTT_EIO;
     lexer lx = {.f = f, .line = 1};
     ntt_status st = NTT_OK;
     uint64_t hdr[2];
@@ -220,11 +229,10 @@ ntt_status ntt_course_read(const char *path, ntt_course_input *in, ntt_io_error 
             st = NTT_EIO;
         } else if (r > 0) {
             set_err(err, lx.tok_line, lx.tok_index,
-                    "unexpected \"%s\" after the 2n = %zu coefficients", lx.text, 2 * n);
+                    "unexpected \"%s\" after the 2n = %zu coefficients", show(&lx).s, 2 * n);
             st = NTT_EFORMAT;
         }
     }
-    fclose(f);
     if (st != NTT_OK) {
         free(a);
         free(b);
@@ -237,6 +245,44 @@ ntt_status ntt_course_read(const char *path, ntt_course_input *in, ntt_io_error 
     return NTT_OK;
 }
 
+ntt_status ntt_course_read(const char *path, ntt_course_input *in, ntt_io_error *err)
+{
+    if (err) memset(err, 0, sizeof *err);
+    if (!in) return NTT_EINVAL;
+    memset(in, 0, sizeof *in);
+    if (!path) return NTT_EINVAL;
+    FILE *f = open_read(path, err);
+    if (!f) return NTT_EIO;
+    const ntt_status st = course_parse(f, in, err);
+    fclose(f);
+    return st;
+}
+
+ntt_status ntt_course_fread(FILE *f, ntt_course_input *in, ntt_io_error *err)
+{
+    if (err) memset(err, 0, sizeof *err);
+    if (!in) return NTT_EINVAL;
+    memset(in, 0, sizeof *in);
+    if (!f) return NTT_EINVAL;
+    return course_parse(f, in, err);
+}
+
+/* The list from f into *c and *len (the callers have cleared them and err). */
+static ntt_status coeffs_parse(FILE *f, uint64_t **c, size_t *len, ntt_io_error *err)
+{
+    lexer lx = {.f = f, .line = 1};
+    ntt_status st = NTT_OK;
+    uint64_t *v = NULL;
+    size_t k = read_numbers(&lx, &v, SIZE_MAX / sizeof(uint64_t), 0, "value", &st, err);
+    if (st != NTT_OK) {
+        free(v);
+        return st;
+    }
+    *c = v;
+    *len = k;
+    return NTT_OK;
+}
+
 ntt_status ntt_coeffs_read(const char *path, uint64_t **c, size_t *len, ntt_io_error *err)
 {
     if (err) memset(err, 0, sizeof *err);
@@ -245,18 +291,18 @@ ntt_status ntt_coeffs_read(const char *path, uint64_t **c, size_t *len, ntt_io_e
     *len = 0;
     FILE *f = open_read(path, err);
     if (!f) return NTT_EIO;
-    lexer lx = {.f = f, .line = 1};
-    ntt_status st = NTT_OK;
-    uint64_t *v = NULL;
-    size_t k = read_numbers(&lx, &v, SIZE_MAX / sizeof(uint64_t), 0, "value", &st, err);
+    const ntt_status st = coeffs_parse(f, c, len, err);
     fclose(f);
-    if (st != NTT_OK) {
-        free(v);
-        return st;
-    }
-    *c = v;
-    *len = k;
-    return NTT_OK;
+    return st;
+}
+
+ntt_status ntt_coeffs_fread(FILE *f, uint64_t **c, size_t *len, ntt_io_error *err)
+{
+    if (err) memset(err, 0, sizeof *err);
+    if (!f || !c || !len) return NTT_EINVAL;
+    *c = NULL;
+    *len = 0;
+    return coeffs_parse(f, c, len, err);
 }
 
 /* ---- writing ---------------------------------------------------------------- */
@@ -388,4 +434,45 @@ ntt_status ntt_coeffs_write(const char *path, const uint64_t *c, size_t len, ntt
     free(tmp);
     free(target);
     return st;
+}
+
+/* ---- untrusted bytes in messages ------------------------------------------ */
+
+/* Characters that ntt_escape_bytes writes for the byte c. */
+static size_t escaped_len(unsigned char c)
+{
+    if (c == '\\' || c == '"' || c == '\'') return 2;
+    return c >= 0x20 && c < 0x7f ? 1 : 4;
+}
+
+size_t ntt_escape_bytes(char *out, size_t cap, const void *bytes, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (!out || cap == 0) return 0;
+    const unsigned char *b = bytes;
+    /* The whole rendering when it fits; else room is kept for "...". */
+    size_t total = 0;
+    for (size_t i = 0; i < len && total <= cap - 1; i++) total += escaped_len(b[i]);
+    const size_t room = total <= cap - 1 ? cap - 1 : (cap - 1 >= 3 ? cap - 1 - 3 : 0);
+    size_t used = 0, shown = 0;
+    for (; shown < len; shown++) {
+        const unsigned char c = b[shown];
+        const size_t el = escaped_len(c);
+        if (used + el > room) break;
+        if (el == 1) {
+            out[used] = (char)c;
+        } else if (el == 2) {
+            out[used] = '\\';
+            out[used + 1] = (char)c;
+        } else {
+            out[used] = '\\';
+            out[used + 1] = 'x';
+            out[used + 2] = hex[c >> 4];
+            out[used + 3] = hex[c & 15];
+        }
+        used += el;
+    }
+    for (const char *d = "..."; shown < len && *d && used < cap - 1; d++) out[used++] = *d;
+    out[used] = '\0';
+    return shown;
 }

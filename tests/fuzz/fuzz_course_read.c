@@ -16,6 +16,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&in, 0xA5, sizeof in);
     ntt_status st = ntt_course_read(path, &in, &err);
     FUZZ_EXPECT(memchr(err.message, '\0', sizeof err.message) != NULL, "message not terminated");
+    /* Input bytes reach messages escaped: a terminal gets printable ASCII. */
+    for (const char *q = err.message; *q; q++)
+        FUZZ_EXPECT(*q >= 0x20 && *q < 0x7f, "byte 0x%02x in the message",
+                    (unsigned)(unsigned char)*q);
     if (st != NTT_OK) {
         FUZZ_EXPECT(st == NTT_EFORMAT || st == NTT_ERANGE || st == NTT_EIO || st == NTT_ENOMEM,
                     "status %d", (int)st);
