@@ -22,7 +22,9 @@ add_library(ntt_mpi_objects OBJECT
   src/mpi/layout.c
   src/mpi/crt.c
   src/mpi/twist.c
-  src/mpi/master_slave.c)
+  src/mpi/master_slave.c
+  # The CPU probe, a copy of its own: libntt keeps its copy hidden.
+  src/core/cpu_features.c)
 target_include_directories(ntt_mpi_objects PUBLIC
   $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>)
 target_include_directories(ntt_mpi_objects PRIVATE src/core)

@@ -47,8 +47,8 @@ static ntt_status limb_ntt(const ntt_rns *c, size_t limb, uint64_t *a, bool inve
 {
     ntt_plan *pl = c->plans[limb];
     const ntt_backend_ops *ops = pl->ops;
-    if (inverse) return (ops->inverse ? ops->inverse : ntt_scalar_ops.inverse)(pl, a, 1, pl->n);
-    return (ops->forward ? ops->forward : ntt_scalar_ops.forward)(pl, a, 1, pl->n);
+    if (inverse) return NTT_OP(ops, inverse)(pl, a, 1, pl->n);
+    return NTT_OP(ops, forward)(pl, a, 1, pl->n);
 }
 
 /* Limb k of a polynomial at level l: Q_l's limbs, then (extended) P's. */
