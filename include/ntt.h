@@ -82,7 +82,9 @@ typedef enum ntt_backend {
                                overrides */
     NTT_BACKEND_SCALAR = 1, /* portable C, always available */
     NTT_BACKEND_AVX2 = 2,
-    NTT_BACKEND_OPENMP = 3,
+    NTT_BACKEND_OPENMP = 3, /* the best CPU backend's kernels (as AUTO picks
+                               them without NTT_BACKEND) on several threads;
+                               available where the library has OpenMP */
     NTT_BACKEND_CUDA = 4,
     NTT_BACKEND_AVX512 = 5  /* the AVX2 backend's kernels built for AVX-512
                                (F, VL, BW, DQ); what AUTO picks where it runs */
@@ -133,7 +135,14 @@ typedef enum ntt_width { NTT_U32 = 32, NTT_U64 = 64 } ntt_width;
 typedef struct ntt_plan_options {
     ntt_modmul modmul;
     unsigned flags;  /* NTT_FLAG_* */
-    int threads;     /* OpenMP backend: 0 = OMP_NUM_THREADS or all cores */
+    int threads;     /* >= 0 (else NTT_EINVAL).  NTT_BACKEND_OPENMP: that
+                        many threads, 0 = omp_get_max_threads()
+                        (OMP_NUM_THREADS or all cores) at plan time.
+                        SCALAR, AVX2, AVX512 (and AUTO as resolved to one):
+                        0 or 1 = one thread, > 1 = that backend's kernels on
+                        that many threads (a library built without OpenMP
+                        runs one); results are the same words as on one
+                        thread.  CUDA: ignored. */
     size_t batch;    /* CUDA backend: items per call that the plan's device and
                         pinned buffers hold (0 = 1); larger batches run in
                         chunks of this size */

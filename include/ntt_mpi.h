@@ -56,7 +56,9 @@
  *  - Local work runs on the library's backends through batched plans
  *    (AUTO: the fastest, AVX-512 / AVX2 where the CPU has them).  With
  *    NTT_BACKEND_OPENMP each rank runs opts->threads OpenMP threads (0:
- *    OMP_NUM_THREADS or all cores), each on the best serial kernels.
+ *    OMP_NUM_THREADS or all cores), each on the best serial kernels; with
+ *    SCALAR, AVX2 or AVX512 and opts->threads > 1, that many threads on
+ *    that backend's kernels.
  *    Ranks may use different backends; results are identical.
  */
 #ifndef NTT_MPI_H
@@ -124,7 +126,8 @@ typedef enum ntt_mpi_layout {
        communication (the primes' product exceeds every exact coefficient,
        n (p-1)^2 in magnitude).
      - backend: any backend of ntt.h; NTT_BACKEND_OPENMP runs
-       opts->threads threads per rank.
+       opts->threads threads per rank, as does a CPU backend with
+       opts->threads > 1.
      - opts (may be NULL): flags NTT_FLAG_NEGACYCLIC or 0 (others:
        NTT_EINVAL), threads, modmul, batch as in ntt.h for the local plans.
    n, p, width and flags must be the same on every rank; a mismatch is

@@ -302,7 +302,7 @@ static uint64_t isqrt(tu128 x)
 
 /* All-(p-1) products right at the edges where a set of CRT primes goes
    from two primes to three, for the x86 backends' sets (50, 51 and 52
-   bits, see avx2.c; the OpenMP backend uses them when the CPU has AVX2):
+   bits, src/core/crt_sets.c; threaded plans use them too on x86 kernels):
    where the IFMA kernels run, ntt_polymul_mod changes sets there.
    Against the scalar backend, whose primes lie near 2^62. */
 static void test_crt_edge(void)

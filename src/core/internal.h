@@ -65,7 +65,10 @@ struct ntt_plan {
  * Every backend exports one const ops table.  Entry points receive
  * validated arguments: non-NULL pointers, matching width, stride >= n,
  * count >= 1, inputs in [0, p).  Data pointers are uint32_t* or uint64_t*
- * according to plan->width.  A NULL entry falls back to the scalar one.
+ * according to plan->width.  A NULL forward, inverse, pointwise or polymul
+ * falls back to the scalar one (NTT_OP).  The table lives in the backend's
+ * file; its row in the registry (registry.c) adds the AUTO priority, the
+ * kernels and the CRT primes.
  */
 typedef struct ntt_backend_ops {
     const char *name;
@@ -106,11 +109,9 @@ typedef struct ntt_backend_ops {
     int (*dev_last_error)(const ntt_plan *plan);
 
     /* Whether some a[i] >= p, on the call's `threads` (0: the backend's
-       default).  any_geq_u64 is ntt_polymul_mod's input check (NULL:
-       ntt_any_geq_u64); the AVX2 backend's pair is what ntt_any_geq_u32
-       and _u64 run for every backend where the CPU has AVX2. */
+       default): ntt_polymul_mod's input check (NULL: ntt_any_geq_u64, one
+       thread).  The threaded driver's splits it. */
     bool (*any_geq_u64)(const uint64_t *a, size_t len, uint64_t p, int threads);
-    bool (*any_geq_u32)(const uint32_t *a, size_t len, uint32_t p, int threads);
 
     /* The polymul entry checks a and b itself when io64 is false (as
        ntt_out_of_range), returning NTT_ERANGE with c untouched, so that the
@@ -131,31 +132,34 @@ typedef struct ntt_backend_ops {
 
 extern const ntt_backend_ops ntt_scalar_ops;
 
+/* Op `op` (forward, inverse, pointwise, polymul) of the ops table `ops`,
+   the scalar backend's where the table leaves it NULL: the one place the
+   fallback is written. */
+#define NTT_OP(ops, op) ((ops)->op ? (ops)->op : ntt_scalar_ops.op)
+
 /* A set of CRT primes for ntt_polymul_mod: count primes of one bit length
    in descending order, each with 2^30 | q-1, and the time one product
    takes on them relative to the backend's other sets (cost).  polymul_mod.c
    multiplies over the set whose primes, as many as the product needs,
-   cost least. */
+   cost least.  The sets are in crt_sets.c; the registry says which
+   backend's kernels like which (ntt_backend_crt_sets, registry.h). */
 typedef struct {
     const uint64_t *q;
     size_t count;
     unsigned cost;
 } ntt_crt_set;
 
-/* The CRT prime sets of these backends (which multiply fastest below
-   2^51, or 2^52 on IFMA: see avx2.c). */
+/* The other backends' tables, which the registry lists (registry.c).
+   Declared here too for the C++ file that defines the CUDA one: a const
+   object there has external linkage only after an extern declaration. */
 #ifdef NTT_HAVE_AVX2
 extern const ntt_backend_ops ntt_avx2_ops;
-/* avx512: for the AVX-512 kernels (the AVX-512 backend, and the OpenMP one
-   where it runs them), else the AVX2 ones. */
-size_t ntt_x86_crt_sets(bool avx512, const ntt_crt_set **sets);
 #endif
 #ifdef NTT_HAVE_AVX512
-extern const ntt_backend_ops ntt_avx512_ops; /* CRT primes: ntt_x86_crt_sets */
+extern const ntt_backend_ops ntt_avx512_ops;
 #endif
 #ifdef NTT_HAVE_OPENMP
 extern const ntt_backend_ops ntt_openmp_ops;
-size_t ntt_openmp_crt_sets(const ntt_crt_set **sets);
 #endif
 #ifdef NTT_HAVE_CUDA
 extern const ntt_backend_ops ntt_cuda_ops;
@@ -169,7 +173,8 @@ ntt_status ntt_cuda_get_info_impl(ntt_cuda_info *info);
    values are residues they made or checked. */
 ntt_status ntt_exec_transform(ntt_plan *plan, void *a, size_t count, size_t stride, bool inverse);
 
-/* dispatch.c */
+/* registry.c (registry.h): the ops table of backend b, NULL where b is not
+   built into this library. */
 const ntt_backend_ops *ntt_backend_lookup(ntt_backend b);
 
 /* tables.c: builds plan->mod[i] for modulus p.  Returns NTT_EMODULUS when p
@@ -184,8 +189,9 @@ bool ntt_prime_u64(uint64_t n);
 /* Helpers shared by the CPU backends. */
 unsigned ntt_log2(size_t n);             /* n a power of two */
 size_t ntt_bitrev(size_t x, unsigned bits);
-/* 1 if some a[i] >= p (cpu.c: the AVX2 backend's any_geq where the CPU
-   has AVX2, else the portable code, which is exposed for the tests). */
+/* range.c: 1 if some a[i] >= p, on one thread (the widest vector form
+   this CPU has, else the portable code, which is exposed for the
+   tests). */
 bool ntt_any_geq_u32(const uint32_t *a, size_t len, uint32_t p);
 bool ntt_any_geq_u64(const uint64_t *a, size_t len, uint64_t p);
 bool ntt_any_geq_portable_u32(const uint32_t *a, size_t len, uint32_t p);

@@ -1,5 +1,6 @@
 /* Plan creation, argument validation and dispatch to the backend ops. */
 #include "internal.h"
+#include "registry.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,8 +42,9 @@ ntt_status ntt_plan_create_variant(ntt_plan **out, size_t n, const uint64_t *mod
         return NTT_EINVAL;
     if ((unsigned)backend >= NTT_BACKEND_COUNT) return NTT_EINVAL;
     if (backend == NTT_BACKEND_AUTO) backend = ntt_backend_resolve_auto();
-    const ntt_backend_ops *ops = ntt_backend_lookup(backend);
-    if (!ops || !ops->available()) return NTT_EUNSUPPORTED;
+    if (!ntt_backend_available(backend)) return NTT_EUNSUPPORTED;
+    /* The backend's table, or the threaded driver over its kernels. */
+    const ntt_backend_ops *ops = ntt_backend_exec_ops(backend, o.threads);
 
     ntt_plan *plan = calloc(1, sizeof *plan);
     if (!plan) return NTT_ENOMEM;
@@ -157,9 +159,8 @@ static bool product_out_of_range(const ntt_plan *plan, const void *a, size_t la,
 ntt_status ntt_exec_transform(ntt_plan *plan, void *a, size_t count, size_t stride, bool inverse)
 {
     const ntt_backend_ops *ops = plan->ops;
-    if (inverse)
-        return (ops->inverse ? ops->inverse : ntt_scalar_ops.inverse)(plan, a, count, stride);
-    return (ops->forward ? ops->forward : ntt_scalar_ops.forward)(plan, a, count, stride);
+    if (inverse) return NTT_OP(ops, inverse)(plan, a, count, stride);
+    return NTT_OP(ops, forward)(plan, a, count, stride);
 }
 
 static ntt_status run_transform(ntt_plan *plan, ntt_width w, void *a, size_t count, size_t stride,
@@ -180,8 +181,7 @@ static ntt_status run_pointwise(ntt_plan *plan, ntt_width w, void *c, const void
     if (!(ops->pointwise && ops->pointwise_checks_inputs) &&
         ntt_operands_out_of_range(plan, a, plan->n, b, plan->n, count, stride))
         return NTT_ERANGE;
-    return (ops->pointwise ? ops->pointwise : ntt_scalar_ops.pointwise)(plan, c, a, b, count,
-                                                                       stride);
+    return NTT_OP(ops, pointwise)(plan, c, a, b, count, stride);
 }
 
 static ntt_status run_polymul(ntt_plan *plan, ntt_width w, void *c, const void *a, const void *b,
@@ -192,8 +192,7 @@ static ntt_status run_polymul(ntt_plan *plan, ntt_width w, void *c, const void *
     if (product_out_of_range(plan, a, plan->n, b, plan->n, count, stride)) return NTT_ERANGE;
     const ntt_backend_ops *ops = plan->ops;
     const size_t n = plan->n;
-    return (ops->polymul ? ops->polymul : ntt_scalar_ops.polymul)(plan, c, n, a, n, b, n, count,
-                                                                 stride, false);
+    return NTT_OP(ops, polymul)(plan, c, n, a, n, b, n, count, stride, false);
 }
 
 static ntt_status run_linear(ntt_plan *plan, ntt_width w, void *c, const void *a, size_t la,
@@ -206,8 +205,7 @@ static ntt_status run_linear(ntt_plan *plan, ntt_width w, void *c, const void *a
     if (ntt_overlaps(c, lc * e, a, la * e) || ntt_overlaps(c, lc * e, b, lb * e)) return NTT_EINVAL;
     if (product_out_of_range(plan, a, la, b, lb, 1, plan->n)) return NTT_ERANGE;
     const ntt_backend_ops *ops = plan->ops;
-    return (ops->polymul ? ops->polymul : ntt_scalar_ops.polymul)(plan, c, lc, a, la, b, lb, 1,
-                                                                 plan->n, false);
+    return NTT_OP(ops, polymul)(plan, c, lc, a, la, b, lb, 1, plan->n, false);
 }
 
 /* The public calls, one line each into the shared run_* above. */

@@ -2,18 +2,11 @@
    the direct NTT path, the multi-prime CRT path and schoolbook for tiny
    inputs. */
 #include "internal.h"
+#include "registry.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The default CRT primes: the largest primes below 2^62 with 2^32 | q-1,
-   in descending order (tests recompute them with ntt_find_prime(62, 32, i)).
-   Any two have a product above 2^123.99, any three above 2^185.99, which
-   exceeds min(la,lb) (p-1)^2 < 2^30 * 2^126 for every admissible input.
-   A backend may multiply over a set of its own (crt_set). */
-const uint64_t ntt_crt_primes[3] = {4611685941117976577ull, 4611685692009873409ull,
-                                    4611685606110527489ull};
 
 /* What the transforms of one call run with: the caller's options and the
    variant (always FAST through the public API). */
@@ -145,8 +138,7 @@ static ntt_status polymul_on_plan(ntt_plan *plan, void *c, size_t lc, const void
                                   const void *b, size_t lb)
 {
     const ntt_backend_ops *ops = plan->ops;
-    return (ops->polymul ? ops->polymul : ntt_scalar_ops.polymul)(plan, c, lc, a, la, b, lb, 1,
-                                                                 plan->n, true);
+    return NTT_OP(ops, polymul)(plan, c, lc, a, la, b, lb, 1, plan->n, true);
 }
 
 /* p is an NTT prime for size n: one product, on u32 elements when p < 2^30
@@ -172,27 +164,9 @@ static void reduce_into(uint64_t *dst, const uint64_t *src, size_t len, uint64_t
     for (size_t i = 0; i < len; i++) dst[i] = ntt_csub64(ntt_shoup64(src[i], 1, oneq, q), q);
 }
 
-/* The CRT prime sets of backend be (see ntt_crt_set); every set has at
-   most CRT_MAX primes, whose product exceeds 2^185 > min(la,lb) (p-1)^2
-   for every admissible input. */
-static size_t crt_sets(ntt_backend be, const ntt_crt_set **sets)
-{
-    static const ntt_crt_set def[] = {{ntt_crt_primes, 3, 100}};
-    switch (be) {
-#ifdef NTT_HAVE_AVX2
-    case NTT_BACKEND_AVX2: return ntt_x86_crt_sets(false, sets);
-#endif
-#ifdef NTT_HAVE_AVX512
-    case NTT_BACKEND_AVX512: return ntt_x86_crt_sets(true, sets);
-#endif
-#ifdef NTT_HAVE_OPENMP
-    case NTT_BACKEND_OPENMP: return ntt_openmp_crt_sets(sets);
-#endif
-    default: *sets = def; return 1;
-    }
-}
-
-#define CRT_MAX 4
+/* Every CRT set (ntt_backend_crt_sets) has at most CRT_MAX primes, whose
+   product exceeds 2^185 > min(la,lb) (p-1)^2 for every admissible input. */
+#define CRT_MAX NTT_CRT_SET_MAX
 
 /* Garner: residues r[k][i] modulo q[0 .. t) -> c[i] mod p.  Mixed radix:
    x = y0 + q0 (y1 + q1 (y2 + ...)), y_k = (r_k - y_0 - q_0 y_1 - ...) /
@@ -261,7 +235,7 @@ static size_t crt_count(size_t la, size_t lb, uint64_t p, const uint64_t *q, siz
 static size_t crt_pick(ntt_backend be, size_t la, size_t lb, uint64_t p, const uint64_t **q)
 {
     const ntt_crt_set *s;
-    const size_t ns = crt_sets(be, &s);
+    const size_t ns = ntt_backend_crt_sets(be, &s);
     size_t best = 0, t = 0;
     for (size_t k = 0; k < ns; k++) {
         const size_t tk = crt_count(la, lb, p, s[k].q, s[k].count);
@@ -331,7 +305,9 @@ ntt_status ntt_polymul_mod_variant(uint64_t *c, const uint64_t *a, size_t la, co
         m.o.threads < 0)
         return NTT_EINVAL;
     if (backend == NTT_BACKEND_AUTO) backend = ntt_backend_resolve_auto();
-    const ntt_backend_ops *ops = ntt_backend_lookup(backend);
+    /* The table the plans will run (the threaded driver where threads ask
+       for it), whose input check is the one to take. */
+    const ntt_backend_ops *ops = ntt_backend_exec_ops(backend, m.o.threads);
     const bool usable = ops && ops->available() && ops->supports(variant, m.o.modmul);
     const bool school = la < lb ? la <= 8 : lb <= 8;
     size_t n = 2;

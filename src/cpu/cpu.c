@@ -22,56 +22,6 @@
 #undef SFX
 #undef W64
 
-bool ntt_any_geq_portable_u32(const uint32_t *a, size_t len, uint32_t p)
-{
-    for (size_t i = 0; i < len;) {
-        const size_t e = len - i > 4096 ? i + 4096 : len;
-        uint32_t bad = 0;
-        for (; i < e; i++) bad |= a[i] >= p;
-        if (bad) return true;
-    }
-    return false;
-}
-
-/* x >= p exactly when x - p does not borrow: the borrows, ANDed branch-free
-   over blocks, vectorize on plain SSE2, which has no 64-bit compare. */
-bool ntt_any_geq_portable_u64(const uint64_t *a, size_t len, uint64_t p)
-{
-    for (size_t i = 0; i < len;) {
-        const size_t e = len - i > 4096 ? i + 4096 : len;
-        uint64_t borrows = ~(uint64_t)0;
-        for (; i < e; i++) {
-            const uint64_t x = a[i], d = x - p;
-            borrows &= (~x & p) | ((~x | p) & d);
-        }
-        if (!(borrows >> 63)) return true;
-    }
-    return false;
-}
-
-/* The vector checks where the CPU has AVX-512 or AVX2: that backend's,
-   reached through its ops table, since the backends call this file and it
-   calls none of them by name. */
-static const ntt_backend_ops *vector_checks(void)
-{
-    const ntt_backend_ops *ops = ntt_backend_lookup(NTT_BACKEND_AVX512);
-    if (ops && ops->any_geq_u32 && ops->any_geq_u64 && ops->available()) return ops;
-    ops = ntt_backend_lookup(NTT_BACKEND_AVX2);
-    return ops && ops->any_geq_u32 && ops->any_geq_u64 && ops->available() ? ops : NULL;
-}
-
-bool ntt_any_geq_u32(const uint32_t *a, size_t len, uint32_t p)
-{
-    const ntt_backend_ops *v = vector_checks();
-    return v ? v->any_geq_u32(a, len, p, 1) : ntt_any_geq_portable_u32(a, len, p);
-}
-
-bool ntt_any_geq_u64(const uint64_t *a, size_t len, uint64_t p)
-{
-    const ntt_backend_ops *v = vector_checks();
-    return v ? v->any_geq_u64(a, len, p, 1) : ntt_any_geq_portable_u64(a, len, p);
-}
-
 void ntt_cpu_plan_free(ntt_plan *plan)
 {
     ntt_cpu_data *d = plan->backend_data;

@@ -1,11 +1,12 @@
-/* What the CPU backends (scalar.c, x86/avx2.c, x86/avx512.c, openmp.c)
-   share: the per-modulus tables, the kernel-table interface, the
+/* What the CPU backends (scalar.c, x86/avx2.c, x86/avx512.c) and the
+   threaded driver over them (openmp.c) share: the per-modulus tables, the kernel-table interface, the
    depth-first drivers and the plan data.  Not installed. */
 #ifndef NTT_CPU_H
 #define NTT_CPU_H
 
 #include "../core/alloc.h"
 #include "../core/internal.h"
+#include "../core/registry.h"
 
 /* The subtrees below the inverse root kernel's levels: nodes 2, 3 when
    log2 n is odd, else nodes 4 .. 7 (none when n < 4).  Returns their count,
@@ -35,33 +36,25 @@ typedef struct {
     mod_u64 *m64;  /* ... for u64 plans */
     void *ws;      /* nws polymul workspaces of 2n elements each */
     size_t nws;
-    int threads;   /* the OpenMP backend's thread count; 1 elsewhere */
+    int threads;   /* the threaded driver's thread count (openmp.c); 1 elsewhere */
 } ntt_cpu_data;
 
-/* The kernels a backend runs a modulus with (the plan's modmul resolved). */
-typedef struct {
+/* The kernels a backend runs a modulus with (the plan's modmul resolved),
+   by the modulus' size.  Each serial backend defines one (scalar.c,
+   x86/backend.tmpl.h) and the registry lists it (ntt_backend_kernels); the
+   threaded driver (openmp.c) runs the one the registry gives it. */
+typedef struct ntt_cpu_kernel_choice {
     const kern_u32 *(*k32)(const ntt_plan *plan, const ntt_modulus *m);
     const kern_u64 *(*k64)(const ntt_plan *plan, const ntt_modulus *m);
 } ntt_cpu_kernel_choice;
-
-/* Each serial backend's choice; the OpenMP backend runs the best one. */
-extern const ntt_cpu_kernel_choice ntt_scalar_kernel_choice;
-#ifdef NTT_HAVE_AVX2
-extern const ntt_cpu_kernel_choice ntt_avx2_kernel_choice;
-#endif
-#ifdef NTT_HAVE_AVX512
-extern const ntt_cpu_kernel_choice ntt_avx512_kernel_choice;
-#endif
 #ifdef NTT_HAVE_AVX512
 /* x86/kernels_u64_lanes.c: the 64-bit-lane kernels for modulus m of the plan (Shoup,
    2^51 <= p < 2^62; the caller checks the CPU), else NULL. */
 const kern_u64 *ntt_lanes64_kernels_u64(const ntt_plan *plan, const ntt_modulus *m);
 #endif
 #ifdef NTT_HAVE_IFMA
-/* x86/ifma.c: whether the CPU has AVX-512 IFMA (with F, VL, BW, DQ), and
-   the IFMA kernels for modulus m of the plan (Shoup, p < 2^52, this CPU,
-   ntt_cpu_ifma_enabled), else NULL. */
-bool ntt_ifma_available(void);
+/* x86/ifma.c: the IFMA kernels for modulus m of the plan (Shoup, p <
+   2^52, a CPU with IFMA, ntt_cpu_ifma_enabled), else NULL. */
 const kern_u64 *ntt_ifma_kernels_u64(const ntt_plan *plan, const ntt_modulus *m);
 #endif
 

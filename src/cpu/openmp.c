@@ -1,10 +1,13 @@
 /*
- * The OpenMP backend: the best serial kernels of this CPU (AVX-512, else
- * AVX2, else scalar) on several threads.  A batch whose items are enough to
- * share evenly runs one item per thread; otherwise each item runs on all
- * threads (openmp.tmpl.h), so a large transform, each prime of the CRT path
- * and each RNS limb of a large plan get every thread.  Thread count: the
- * plan option, else omp_get_max_threads() (OMP_NUM_THREADS) at plan time.
+ * The threaded driver: a CPU backend's kernels on several threads.  The
+ * registry (core/registry.c) gives it the kernels: the plan's backend's
+ * own (SCALAR, AVX2, AVX-512 with the plan option threads > 1), or for
+ * NTT_BACKEND_OPENMP the best ISA of this CPU (ntt_backend_best_cpu).  A
+ * batch whose items are enough to share evenly runs one item per thread;
+ * otherwise each item runs on all threads (openmp.tmpl.h), so a large
+ * transform, each prime of the CRT path and each RNS limb of a large plan
+ * get every thread.  Thread count: the plan option, else (OPENMP only)
+ * omp_get_max_threads() (OMP_NUM_THREADS) at plan time.
  */
 #include "cpu.h"
 
@@ -55,18 +58,15 @@ static void ntt_omp_flag(bool *f)
 
 static int omp_available(void) { return 1; }
 
+int ntt_openmp_default_threads(void) { return omp_get_max_threads(); }
+
 static int omp_supports(ntt_variant v, ntt_modmul m) { return ntt_scalar_ops.supports(v, m); }
 
 static ntt_status omp_plan_init(ntt_plan *plan)
 {
-    const ntt_cpu_kernel_choice *kc = &ntt_scalar_kernel_choice;
-#ifdef NTT_HAVE_AVX2
-    if (ntt_avx2_ops.available()) kc = &ntt_avx2_kernel_choice;
-#endif
-#ifdef NTT_HAVE_AVX512
-    if (ntt_avx512_ops.available()) kc = &ntt_avx512_kernel_choice;
-#endif
-    const int nt = plan->threads > 0 ? plan->threads : omp_get_max_threads();
+    const ntt_cpu_kernel_choice *kc = ntt_backend_kernels(plan->backend);
+    if (!kc) return NTT_EUNSUPPORTED; /* not a CPU backend: not reached */
+    const int nt = ntt_backend_thread_count(plan->backend, plan->threads);
     const size_t ws = 2 * plan->n * (plan->width == NTT_U32 ? 4 : 8);
     const size_t nws = nt > 1 && ws * (size_t)nt <= OMP_WS_LIMIT ? (size_t)nt : 1;
     ntt_status s = ntt_cpu_plan_init(plan, kc, nws);
@@ -202,20 +202,6 @@ static ntt_status omp_polymul(ntt_plan *plan, void *c, size_t lc, const void *a,
                               const void *b, size_t lb, size_t count, size_t stride, bool io64)
 {
     return run(plan, OP_MUL, c, a, b, count, stride, lc, la, lb, io64);
-}
-
-/* The CRT primes of the kernels this backend runs. */
-size_t ntt_openmp_crt_sets(const ntt_crt_set **sets)
-{
-    static const ntt_crt_set def[] = {{ntt_crt_primes, 3, 100}};
-#ifdef NTT_HAVE_AVX512
-    if (ntt_avx512_ops.available()) return ntt_x86_crt_sets(true, sets);
-#endif
-#ifdef NTT_HAVE_AVX2
-    if (ntt_avx2_ops.available()) return ntt_x86_crt_sets(false, sets);
-#endif
-    *sets = def;
-    return 1;
 }
 
 /* ntt_polymul_mod's input check, split like the transforms. */

@@ -57,8 +57,7 @@ const ntt_backend_ops ntt_cuda_ops = {
     nttc::dev_pointwise,
     nttc::dev_polymul,
     nttc::dev_last_error,
-    nullptr,  // the input checks (ntt_polymul_mod's, u64 and u32): the CPU's
-    nullptr,
+    nullptr,  // ntt_polymul_mod's input check: the CPU's (ntt_any_geq_u64)
     true,     // cuda_polymul checks its inputs beside the device's work
     false,    // (everything, so not only single products)
     false,    // pointwise: the inputs come checked (plan.c)

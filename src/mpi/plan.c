@@ -82,14 +82,6 @@ void ntt_mpi_plan_destroy(ntt_mpi_plan *plan)
     free(plan);
 }
 
-/* The serial kernels an OpenMP rank runs on each of its threads. */
-static ntt_backend best_serial(void)
-{
-    if (ntt_backend_available(NTT_BACKEND_AVX512)) return NTT_BACKEND_AVX512;
-    if (ntt_backend_available(NTT_BACKEND_AVX2)) return NTT_BACKEND_AVX2;
-    return NTT_BACKEND_SCALAR;
-}
-
 /* The arguments every rank must share, each with its complement, so that
    one MPI_MAX allreduce gives both the maximum and the minimum. */
 enum { A_N, A_P, A_WIDTH, A_FLAGS, A_SMALL, A_COUNT };
@@ -248,19 +240,22 @@ static ntt_status twists_init(ntt_mpi_plan *plan)
     return NTT_OK;
 }
 
-/* Bands, per-thread workspaces and local plans, message buffers.  The
-   OpenMP backend runs nthreads threads of the best serial kernels; every
-   other backend one. */
+/* Bands, per-thread workspaces and local plans, message buffers.  A rank
+   runs nthreads threads over bands, each with local plans of one thread:
+   OPENMP plans (the best ISA, as libntt's registry picks it) for OPENMP,
+   the backend's own for a CPU backend with the option threads > 1; every
+   other case one thread, whose plans take the caller's options. */
 static ntt_status work_init(ntt_mpi_plan *plan, ntt_backend backend, const ntt_plan_options *o)
 {
-    ntt_backend local = backend;
+    ntt_plan_options lo = {.modmul = o->modmul, .threads = o->threads, .batch = o->batch};
     int nthreads = 1;
-    if (backend == NTT_BACKEND_OPENMP) {
-        local = best_serial();
 #ifdef _OPENMP
+    if (backend == NTT_BACKEND_OPENMP)
         nthreads = o->threads > 0 ? o->threads : omp_get_max_threads();
+    else if (backend != NTT_BACKEND_CUDA && o->threads > 1)
+        nthreads = o->threads;
 #endif
-    }
+    if (backend == NTT_BACKEND_OPENMP || nthreads > 1) lo.threads = 1;
     /* Bands of rows whose transposed writes fill cache lines, enough of
        them for every thread. */
     const size_t esz = plan->esz, line = 64 / esz;
@@ -279,7 +274,6 @@ static ntt_status work_init(ntt_mpi_plan *plan, ntt_backend backend, const ntt_p
     plan->nthreads = nthreads;
     plan->th = calloc((size_t)nthreads, sizeof *plan->th);
     if (!plan->th) return NTT_ENOMEM;
-    ntt_plan_options lo = {.modmul = o->modmul, .threads = o->threads, .batch = o->batch};
     const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
     for (int t = 0; t < nthreads; t++) {
         mpi_thread *th = &plan->th[t];
@@ -288,10 +282,10 @@ static ntt_status work_init(ntt_mpi_plan *plan, ntt_backend backend, const ntt_p
         for (size_t k = 0; k < plan->nmod; k++) {
             const uint64_t q = plan->mod[k].q;
             lo.flags = 0;
-            ntt_status s = ntt_plan_create(&th->col[k], plan->n1, q, plan->ww, local, &lo);
+            ntt_status s = ntt_plan_create(&th->col[k], plan->n1, q, plan->ww, backend, &lo);
             if (s == NTT_OK && plan->n2 > 1) {
                 lo.flags = nega ? NTT_FLAG_NEGACYCLIC : 0;
-                s = ntt_plan_create(&th->row[k], plan->n2, q, plan->ww, local, &lo);
+                s = ntt_plan_create(&th->row[k], plan->n2, q, plan->ww, backend, &lo);
             }
             if (s != NTT_OK) return s;
         }

@@ -5,6 +5,7 @@
    twist is scalar (64x64->128-bit products have no vector form below
    AVX-512 IFMA). */
 #include "mpi_internal.h"
+#include "../core/cpu_features.h"
 
 #include <string.h>
 
@@ -29,6 +30,12 @@ static void twist_u32_portable(uint32_t *dst, const uint32_t *src, size_t len, u
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define HAVE_X86_TWIST 1
+
+/* The vector forms below run where the CPU has every extension that
+   their target attributes allow the compiler to use: "avx512f" (which
+   implies AVX2 for the compiler) and "avx2". */
+static bool cpu_avx2(void) { return ntt_cpu_features_get()->avx2; }
+static bool cpu_avx512(void) { return ntt_cpu_features_get()->avx512f && cpu_avx2(); }
 
 /* The same on vectors of 16 (AVX-512) or 8 (AVX2) lanes: REDC of the 64-bit products
    of the even and the odd 32-bit lanes, recombined; Shoup's quotient is
@@ -149,12 +156,12 @@ void mpi_twist_run_u32(uint32_t *dst, const uint32_t *src, size_t len, uint32_t 
     const uint32_t s = (uint32_t)t->s, sq = (uint32_t)t->sq;
 #ifdef HAVE_X86_TWIST
     stream = stream && (uintptr_t)dst % 64 == 0;
-    if (__builtin_cpu_supports("avx512f")) {
+    if (cpu_avx512()) {
         twist_u32_avx512(dst, src, len, z, s, sq, q, pinv, stream);
         if (stream) _mm_sfence();
         return;
     }
-    if (__builtin_cpu_supports("avx2")) {
+    if (cpu_avx2()) {
         twist_u32_avx2(dst, src, len, z, s, sq, q, pinv, stream);
         if (stream) _mm_sfence();
         return;
@@ -196,7 +203,7 @@ void mpi_twist_run_u64(uint64_t *dst, const uint64_t *src, size_t len, uint64_t 
 void mpi_copy(void *dst, const void *src, size_t bytes, bool stream)
 {
 #ifdef HAVE_X86_TWIST
-    if (stream && (uintptr_t)dst % 32 == 0 && __builtin_cpu_supports("avx2")) {
+    if (stream && (uintptr_t)dst % 32 == 0 && cpu_avx2()) {
         copy_stream_avx2(dst, src, bytes);
         return;
     }
@@ -293,7 +300,7 @@ void mpi_transpose(void *dst, size_t dstride, const void *src, size_t sstride, s
                    size_t esz, bool stream)
 {
 #ifdef HAVE_X86_TWIST
-    if (__builtin_cpu_supports("avx2")) {
+    if (cpu_avx2()) {
         if (esz == 4)
             tiled_uint32_t(dst, dstride, src, sstride, h, w, stream);
         else

@@ -3,6 +3,7 @@
 #include "rns_internal.h"
 #include "rns_cuda.h"
 #include "../core/alloc.h"
+#include "../core/registry.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -120,14 +121,6 @@ static ntt_status check_params(const ntt_rns_params *P)
     return NTT_OK;
 }
 
-/* The fastest serial CPU backend here. */
-static ntt_backend best_serial(void)
-{
-    if (ntt_backend_available(NTT_BACKEND_AVX512)) return NTT_BACKEND_AVX512;
-    if (ntt_backend_available(NTT_BACKEND_AVX2)) return NTT_BACKEND_AVX2;
-    return NTT_BACKEND_SCALAR;
-}
-
 /* The backend the limbs' plans run and the thread count.  The OPENMP
    backend threads over limbs itself, so its plans are serial. */
 static ntt_status choose_backend(ntt_rns *c, ntt_backend want, int threads)
@@ -135,7 +128,7 @@ static ntt_status choose_backend(ntt_rns *c, ntt_backend want, int threads)
     ntt_backend b = want;
     if (b == NTT_BACKEND_AUTO) {
         b = ntt_backend_resolve_auto();
-        if (b == NTT_BACKEND_CUDA) b = best_serial(); /* AUTO stays on the CPU */
+        if (b == NTT_BACKEND_CUDA) b = ntt_backend_best_cpu(); /* AUTO stays on the CPU */
     }
     if (!ntt_backend_available(b)) return NTT_EUNSUPPORTED;
     c->backend = b;
@@ -147,7 +140,7 @@ static ntt_status choose_backend(ntt_rns *c, ntt_backend want, int threads)
 #else
         return NTT_EUNSUPPORTED;
 #endif
-        c->plan_backend = best_serial();
+        c->plan_backend = ntt_backend_kernels_of(b);
     } else if (threads > 1) {
         return NTT_EINVAL; /* AUTO resolved to a serial backend */
     }

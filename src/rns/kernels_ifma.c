@@ -20,6 +20,7 @@
  * residues of rns_arith.h.
  */
 #include "rns_internal.h"
+#include "../core/cpu_features.h"
 
 #include <immintrin.h>
 
@@ -328,6 +329,7 @@ static const rns_kernels kernels = {
 
 const rns_kernels *ntt_rns_kernels_ifma(void)
 {
-    const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
-    return ok ? &kernels : NULL;
+    /* The two extensions this file is compiled for. */
+    const ntt_cpu_features *f = ntt_cpu_features_get();
+    return f->avx512f && f->avx512ifma ? &kernels : NULL;
 }

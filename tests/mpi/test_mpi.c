@@ -395,6 +395,8 @@ int main(int argc, char **argv)
             {q62, NTT_U64, NTT_FLAG_NEGACYCLIC, NTT_BACKEND_AUTO, 0},
             {q50, NTT_U64, 0, omp, 2},
             {1337006139375617ull, NTT_U64, NTT_FLAG_NEGACYCLIC, NTT_BACKEND_AVX2, 0},
+            /* threads over a serial backend's kernels (ntt.h: threads > 1) */
+            {998244353, NTT_U32, NTT_FLAG_NEGACYCLIC, NTT_BACKEND_SCALAR, 3},
             {1000000007, NTT_U32, 0, NTT_BACKEND_AUTO, 0},
             {1000000007, NTT_U64, NTT_FLAG_NEGACYCLIC, omp, 2},
             {(1ull << 61) - 1, NTT_U64, NTT_FLAG_NEGACYCLIC, NTT_BACKEND_AUTO, 0},

@@ -13,8 +13,8 @@
  *          the kernel tables of kernels_u32.tmpl.h and kernels_f64.tmpl.h,
  *          included before it.
  * Defines  X86_NAME(kernel_choice)  the kernels per plan and modulus, which
- *                                   the OpenMP backend runs too where this
- *                                   ISA is the best one;
+ *                                   the threaded driver runs too (the
+ *                                   registry lists them);
  *          x86_supports, x86_plan_init  (static) for the unit's ops table.
  */
 

@@ -21,6 +21,7 @@
  * folds 2^52 into its scale (kernels_u64x8.tmpl.h).
  */
 #include "u64x8.h"
+#include "../../core/cpu_features.h"
 
 #include <string.h>
 
@@ -132,17 +133,10 @@ static void iarrange(mod_u64 *M, size_t n, const int rng)
     regroup_tables(M, n);
 }
 
-bool ntt_ifma_available(void)
-{
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-           __builtin_cpu_supports("avx512ifma");
-}
-
 const kern_u64 *ntt_ifma_kernels_u64(const ntt_plan *plan, const ntt_modulus *m)
 {
     if (plan->modmul != NTT_MODMUL_SHOUP || m->p >> 52 || !ntt_cpu_ifma_enabled() ||
-        !ntt_ifma_available())
+        !ntt_cpu_has_ifma())
         return NULL;
     return m->p >> 51 ? &full_kernels : m->p >> 50 ? &wide_kernels : &narrow_kernels;
 }

@@ -1,0 +1,125 @@
+/* The backend registry (registry.h): the table of backends and every
+   choice among them.  A new backend is a row here. */
+#include "registry.h"
+
+#include <stdlib.h>
+
+/* In the order of ntt_backend; the AUTO priorities say AVX-512 > AVX2 >
+   scalar.  AUTO stays on the CPU: a GPU only pays off for large or
+   batched work, so callers ask for it by name; OPENMP threads only when
+   asked for, as a busy machine can make threads slower than one. */
+static const ntt_backend_entry table[] = {
+    {.id = NTT_BACKEND_SCALAR,
+     .ops = &ntt_scalar_ops,
+     .auto_priority = 1,
+     .kernels = &ntt_scalar_kernel_choice},
+#ifdef NTT_HAVE_AVX2
+    {.id = NTT_BACKEND_AVX2,
+     .ops = &ntt_avx2_ops,
+     .auto_priority = 2,
+     .kernels = &ntt_avx2_kernel_choice,
+     .crt_sets = ntt_crt_sets_fp64},
+#endif
+#ifdef NTT_HAVE_OPENMP
+    {.id = NTT_BACKEND_OPENMP, .ops = &ntt_openmp_ops, .threads_best_cpu = true},
+#endif
+#ifdef NTT_HAVE_CUDA
+    {.id = NTT_BACKEND_CUDA, .ops = &ntt_cuda_ops},
+#endif
+#ifdef NTT_HAVE_AVX512
+    {.id = NTT_BACKEND_AVX512,
+     .ops = &ntt_avx512_ops,
+     .auto_priority = 3,
+     .kernels = &ntt_avx512_kernel_choice,
+     .crt_sets = ntt_crt_sets_avx512},
+#endif
+};
+
+#define ROWS (sizeof table / sizeof table[0])
+
+const ntt_backend_entry *ntt_backend_entry_of(ntt_backend b)
+{
+    for (size_t i = 0; i < ROWS; i++)
+        if (table[i].id == b) return &table[i];
+    return NULL;
+}
+
+const ntt_backend_ops *ntt_backend_lookup(ntt_backend b)
+{
+    const ntt_backend_entry *e = ntt_backend_entry_of(b);
+    return e ? e->ops : NULL;
+}
+
+int ntt_backend_available(ntt_backend b)
+{
+    if (b == NTT_BACKEND_AUTO) return 1;
+    const ntt_backend_ops *ops = ntt_backend_lookup(b);
+    return ops && ops->available() ? 1 : 0;
+}
+
+ntt_backend ntt_backend_best_cpu(void)
+{
+    const ntt_backend_entry *best = NULL;
+    for (size_t i = 0; i < ROWS; i++)
+        if (table[i].auto_priority && (!best || table[i].auto_priority > best->auto_priority) &&
+            table[i].ops->available())
+            best = &table[i];
+    return best ? best->id : NTT_BACKEND_SCALAR;
+}
+
+/* NTT_BACKEND in the environment overrides the choice when it names an
+   available backend. */
+ntt_backend ntt_backend_resolve_auto(void)
+{
+    const char *env = getenv("NTT_BACKEND");
+    ntt_backend b;
+    if (env && ntt_backend_from_name(env, &b) == NTT_OK && b != NTT_BACKEND_AUTO &&
+        ntt_backend_available(b))
+        return b;
+    return ntt_backend_best_cpu();
+}
+
+ntt_backend ntt_backend_kernels_of(ntt_backend b)
+{
+    const ntt_backend_entry *e = ntt_backend_entry_of(b);
+    if (!e) return NTT_BACKEND_AUTO;
+    if (e->threads_best_cpu) return ntt_backend_best_cpu();
+    return e->kernels ? b : NTT_BACKEND_AUTO;
+}
+
+const struct ntt_cpu_kernel_choice *ntt_backend_kernels(ntt_backend b)
+{
+    const ntt_backend_entry *e = ntt_backend_entry_of(ntt_backend_kernels_of(b));
+    return e ? e->kernels : NULL;
+}
+
+const ntt_backend_ops *ntt_backend_exec_ops(ntt_backend b, int threads)
+{
+    const ntt_backend_entry *e = ntt_backend_entry_of(b);
+    if (!e) return NULL;
+#ifdef NTT_HAVE_OPENMP
+    if (e->kernels && threads > 1) return &ntt_openmp_ops;
+#else
+    (void)threads;
+#endif
+    return e->ops;
+}
+
+int ntt_backend_thread_count(ntt_backend b, int threads)
+{
+    const ntt_backend_entry *e = ntt_backend_entry_of(b);
+#ifdef NTT_HAVE_OPENMP
+    if (e && e->threads_best_cpu) return threads > 0 ? threads : ntt_openmp_default_threads();
+    if (e && e->kernels && threads > 1) return threads;
+#else
+    (void)e;
+    (void)threads;
+#endif
+    return 1;
+}
+
+size_t ntt_backend_crt_sets(ntt_backend b, const ntt_crt_set **sets)
+{
+    const ntt_backend_entry *e = ntt_backend_entry_of(ntt_backend_kernels_of(b));
+    return (e && e->crt_sets ? e->crt_sets : ntt_crt_sets_default)(sets);
+}

@@ -1,0 +1,92 @@
+/* The backend registry (registry.c): the one table of backends, with
+   their ops, AUTO priority, kernels and CRT prime sets, and every choice
+   among them.  No other file orders the backends.  Not installed. */
+#ifndef NTT_REGISTRY_H
+#define NTT_REGISTRY_H
+
+#include "internal.h"
+
+/* src/cpu/cpu.h: a CPU backend's kernels for a modulus, chosen by its size
+   (and the plan's modmul kind). */
+struct ntt_cpu_kernel_choice;
+
+/* The kernel choices the registry lists, beside the ops tables
+   (internal.h); each backend's file defines its own. */
+extern const struct ntt_cpu_kernel_choice ntt_scalar_kernel_choice;
+#ifdef NTT_HAVE_AVX2
+extern const struct ntt_cpu_kernel_choice ntt_avx2_kernel_choice;
+#endif
+#ifdef NTT_HAVE_AVX512
+extern const struct ntt_cpu_kernel_choice ntt_avx512_kernel_choice;
+#endif
+#ifdef NTT_HAVE_OPENMP
+/* src/cpu/openmp.c, whose ops table (ntt_openmp_ops) is the threaded
+   driver over a CPU backend's kernels (ntt_backend_exec_ops): the thread
+   count that threads = 0 stands for on the OPENMP backend,
+   omp_get_max_threads(). */
+int ntt_openmp_default_threads(void);
+#endif
+
+/* One row of the table. */
+typedef struct ntt_backend_entry {
+    ntt_backend id;
+    const ntt_backend_ops *ops;
+    /* AUTO takes the available row with the highest; 0: never by AUTO. */
+    unsigned auto_priority;
+    /* A serial CPU backend: its kernels, which the threaded driver runs
+       too (plan option threads > 1).  NULL for the others. */
+    const struct ntt_cpu_kernel_choice *kernels;
+    /* The CRT prime sets its kernels multiply fastest on (crt_sets.c);
+       NULL: ntt_crt_primes alone. */
+    size_t (*crt_sets)(const ntt_crt_set **sets);
+    /* OPENMP: no kernels of its own; it runs the best serial CPU row's
+       (ntt_backend_best_cpu) on several threads. */
+    bool threads_best_cpu;
+} ntt_backend_entry;
+
+/* The row of b, NULL where b is not built into this library (or not a
+   backend: AUTO, out of range). */
+const ntt_backend_entry *ntt_backend_entry_of(ntt_backend b);
+
+/* The ops table of b as the table lists it, NULL as ntt_backend_entry_of.
+   Its NULL entries stand for the scalar backend's (NTT_OP). */
+const ntt_backend_ops *ntt_backend_lookup(ntt_backend b);
+
+/* The available serial CPU backend of highest AUTO priority (AVX-512,
+   else AVX2, else scalar, as the table says): what AUTO resolves to
+   without NTT_BACKEND in the environment, and the kernels OPENMP runs. */
+ntt_backend ntt_backend_best_cpu(void);
+
+/* The serial CPU backend whose kernels a plan of b runs: b itself for a
+   serial CPU backend, ntt_backend_best_cpu() for OPENMP; AUTO for the
+   others (CUDA) and for b not built. */
+ntt_backend ntt_backend_kernels_of(ntt_backend b);
+
+/* The kernels of ntt_backend_kernels_of(b); NULL where that is AUTO. */
+const struct ntt_cpu_kernel_choice *ntt_backend_kernels(ntt_backend b);
+
+/* The ops table a plan of b with the option `threads` (>= 0) runs: the
+   threaded driver for OPENMP, and for a serial CPU backend when threads
+   > 1 and the library has OpenMP; b's own table otherwise (threads 0 or
+   1 on a serial backend is one thread).  NULL where b is not built. */
+const ntt_backend_ops *ntt_backend_exec_ops(ntt_backend b, int threads);
+
+/* How many threads a plan of b with the option `threads` runs on: the
+   option, or for OPENMP with threads 0 omp_get_max_threads(); 1 where
+   ntt_backend_exec_ops gives b's own table. */
+int ntt_backend_thread_count(ntt_backend b, int threads);
+
+/* The CRT prime sets of ntt_polymul_mod on b: those of the kernels it
+   runs (ntt_backend_kernels_of), else ntt_crt_primes alone.  Returns how
+   many, at least 1, each of at most NTT_CRT_SET_MAX primes. */
+size_t ntt_backend_crt_sets(ntt_backend b, const ntt_crt_set **sets);
+
+/* crt_sets.c: the sets of the rows.  The x86 ones: the FP64 kernels'
+   (AVX2, and AVX-512 without IFMA), and the AVX-512 row's, which are the
+   IFMA kernels' where those run (ntt_cpu_ifma_enabled and the CPU). */
+size_t ntt_crt_sets_default(const ntt_crt_set **sets);
+size_t ntt_crt_sets_fp64(const ntt_crt_set **sets);
+size_t ntt_crt_sets_avx512(const ntt_crt_set **sets);
+#define NTT_CRT_SET_MAX 4
+
+#endif /* NTT_REGISTRY_H */
