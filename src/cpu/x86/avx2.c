@@ -1,5 +1,4 @@
 /*
-/*
  * The AVX2 backend: the x86 kernels (kernels_u32.tmpl.h,
  * kernels_f64.tmpl.h) on 256-bit vectors, compiled with -mavx2 -mfma
  * -mbmi2 in this file only, so that the rest of the library stays baseline

@@ -1,5 +1,4 @@
 /*
-/*
  * The AVX-512 backend: the x86 kernels (kernels_u32.tmpl.h,
  * kernels_f64.tmpl.h) with the 512-bit widths added, compiled with AVX-512
  * F, VL, BW and DQ (and PREFETCHW) allowed in this file only.  Like the
