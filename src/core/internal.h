@@ -3,7 +3,7 @@
 #define NTT_INTERNAL_H
 
 #include "ntt.h"
-#include "arith.h"
+#include "../arith/modarith.h"
 #include "variant.h"
 
 #include <stdbool.h>
