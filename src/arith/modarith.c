@@ -27,6 +27,11 @@ uint64_t ntt_invmod(uint64_t a, uint64_t p)
     return (uint64_t)t;
 }
 
+uint64_t ntt_shoup_pre64_div(uint64_t w, uint64_t p)
+{
+    return (uint64_t)(((ntt_u128)w << 64) / p);
+}
+
 void ntt_shoup_ctx_init(ntt_shoup_ctx *c, uint64_t p)
 {
     /* p is odd and > 2, so it does not divide 2^128 and

@@ -148,8 +148,10 @@ NTT_ARITH_FN uint32_t ntt_shoup_pre32(uint32_t w, uint32_t p)
 NTT_ARITH_FN uint64_t ntt_shoup_pre52(uint64_t wq) { return wq >> 12; }
 
 /* floor(w 2^64 / p) for w < p < 2^64 (device: p < 2^63).  The host
-   divides once in 128 bits; the device has no such division, so it takes
-   64 steps of long division. */
+   divides once in 128 bits, out of line (modarith.c: set-up code, where
+   an inlined division only grows its callers); the device has no such
+   division, so it takes 64 steps of long division. */
+uint64_t ntt_shoup_pre64_div(uint64_t w, uint64_t p);
 NTT_ARITH_FN uint64_t ntt_shoup_pre64(uint64_t w, uint64_t p)
 {
 #ifdef __CUDA_ARCH__
@@ -164,7 +166,7 @@ NTT_ARITH_FN uint64_t ntt_shoup_pre64(uint64_t w, uint64_t p)
     }
     return q;
 #else
-    return (uint64_t)(((ntt_u128)w << 64) / p);
+    return ntt_shoup_pre64_div(w, p);
 #endif
 }
 
@@ -272,9 +274,13 @@ NTT_ARITH_FN uint64_t ntt_barrett_w64(uint64_t x, uint64_t mu, uint64_t p)
 {
     return x - ntt_mulhi64(x, mu) * p;
 }
+/* Written out rather than as (uint32_t)ntt_barrett_w64(): so GCC narrows
+   the product q p and the subtraction to 32 bits, in the vectorized loops
+   too. */
 NTT_ARITH_FN uint32_t ntt_barrett32(uint64_t x, uint64_t mu, uint32_t p)
 {
-    return (uint32_t)ntt_barrett_w64(x, mu, p);
+    uint64_t q = ntt_mulhi64(x, mu);
+    return (uint32_t)(x - q * p);
 }
 /*
  * 64-bit: k = bit length of p (p < 2^62), mu = floor(2^(2k) / p) < 2^(k+1).
