@@ -5,7 +5,7 @@
  * states the ranges it accepts and returns (Kyber style); callers keep lazy
  * values inside those ranges.  The GPU's own forms (the FP64 products,
  * the NTT kernels' 64-bit conditional subtraction) live in
- * src/cuda/cuda_common.cuh, which says why.
+ * src/cuda/cuda_device_arith.cuh, which says why.
  *
  * Widths: the 32-bit forms need p < 2^30 (so 4p < 2^32), the 64-bit forms
  * p < 2^62 (so 4p < 2^64), except where a function says otherwise.

@@ -3,7 +3,7 @@
 // as the CPU kernels (kernels.c) do, so that both give the same words:
 // every output is the fully reduced residue of the same sum.
 #include "rns_cuda_dev.h"
-#include "../cuda/cuda_common.cuh"
+#include "../cuda/cuda_device_arith.cuh"
 
 namespace nttr {
 
