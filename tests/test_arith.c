@@ -1,12 +1,12 @@
 /*
- * test_arith: the inline modular arithmetic of src/core/arith.h against
- * unsigned __int128 '%', on random inputs spanning each function's
+ * test_arith: every function of the arithmetic layer (src/arith/modarith.h)
+ * against unsigned __int128 '%', on random inputs spanning each function's
  * documented input range, with the documented output ranges asserted, and
  * on the edges (0, p-1, 2p-1, 4p-1, moduli next to 2^30, 2^62, 2^63).
  */
 #include "test_common.h"
 
-#include "../src/core/arith.h"
+#include "../src/arith/modarith.h"
 #include "../src/core/internal.h"
 
 #include <inttypes.h>
@@ -103,6 +103,16 @@ static void test_helpers(void)
         uint64_t a = rnd64(), b = rnd64();
         if (it == 0) a = b = UINT64_MAX;
         CHECK_EQ((uint64_t)(((tu128)a * b) >> 64), ntt_mulhi64(a, b), "ntt_mulhi64(%" PRIu64 ", %" PRIu64 ")", a, b);
+        uint32_t a32 = (uint32_t)a, b32 = (uint32_t)b;
+        if (it == 2) a32 = b32 = UINT32_MAX;
+        if (it == 3) a32 = 0;
+        CHECK_EQ(((uint64_t)a32 * b32) >> 32, ntt_mulhi32(a32, b32),
+                 "ntt_mulhi32(%" PRIu32 ", %" PRIu32 ")", a32, b32);
+        uint32_t p32 = (uint32_t)rnd_range(1, UINT32_MAX);
+        if (it == 4) p32 = UINT32_MAX;
+        if (it == 5) p32 = 1;
+        CHECK_EQ((uint64_t)a32 * b32 % p32, ntt_mulmod_slow32(a32, b32, p32),
+                 "ntt_mulmod_slow32(%" PRIu32 ", %" PRIu32 ", %" PRIu32 ")", a32, b32, p32);
         uint64_t p = rnd_range(1, UINT64_MAX);
         if (it == 1) p = UINT64_MAX;
         CHECK_EQ((uint64_t)(((tu128)a * b) % p), ntt_mulmod_slow(a, b, p),
@@ -146,6 +156,15 @@ static void test_shoup(void)
         uint64_t R = ntt_shoup64(Y, W, WQ, P);
         CHECK(R < 2 * P, "ntt_shoup64(y=%" PRIu64 ", w=%" PRIu64 ", p=%" PRIu64 ") = %" PRIu64 " not < 2p", Y, W, P, R);
         CHECK_EQ((uint64_t)((tu128)Y * W % P), R % P, "ntt_shoup64(y=%" PRIu64 ", w=%" PRIu64 ", p=%" PRIu64 ") mod p", Y, W, P);
+        CHECK_EQ(R, ntt_shoup64_np(Y, W, WQ, (uint64_t)0 - P),
+                 "ntt_shoup64_np(y=%" PRIu64 ", w=%" PRIu64 ", p=%" PRIu64 ") != ntt_shoup64", Y, W, P);
+
+        /* 52-bit companion: w < p < 2^52, floor(w 2^52 / p) from the 64-bit one */
+        uint64_t P52 = pick_mod(P62, COUNT(P62), 2, ((uint64_t)1 << 52) - 1, false);
+        if (it % 11 == 0) P52 = ((uint64_t)1 << 52) - 1 - rnd_below(64);
+        uint64_t W52 = pick_val(P52, P52);
+        CHECK_EQ((uint64_t)(((tu128)W52 << 52) / P52), ntt_shoup_pre52(ntt_shoup_pre64(W52, P52)),
+                 "ntt_shoup_pre52(w=%" PRIu64 ", p=%" PRIu64 ")", W52, P52);
 
         /* fast companions: 2 < p < 2^63 */
         uint64_t F = pick_mod(P63, COUNT(P63), 3, ((uint64_t)1 << 63) - 1, it % 2 == 0);
@@ -186,6 +205,9 @@ static void test_montgomery(void)
         uint64_t P = pick_mod(P62, COUNT(P62), 3, ((uint64_t)1 << 62) - 1, true);
         uint64_t PI = ntt_mont_pinv64(P);
         CHECK_EQ(UINT64_MAX, P * PI, "ntt_mont_pinv64(%" PRIu64 "): p*pinv != -1 mod 2^64", P);
+        CHECK_EQ(NTT_MASK52, (P * ntt_mont_pinv52(P)) & NTT_MASK52,
+                 "ntt_mont_pinv52(%" PRIu64 "): p*pinv != -1 mod 2^52", P);
+        CHECK(ntt_mont_pinv52(P) <= NTT_MASK52, "ntt_mont_pinv52(%" PRIu64 ") not below 2^52", P);
         const uint64_t r64 = (uint64_t)(((tu128)1 << 64) % P);
         uint64_t A = pick_val(4 * P, P), B = pick_val(P, P);
         if (it % 9 == 0) A = 4 * P - 1, B = P - 1;
@@ -193,6 +215,18 @@ static void test_montgomery(void)
         CHECK(R < 2 * P, "ntt_mont64(%" PRIu64 ", %" PRIu64 ", p=%" PRIu64 ") = %" PRIu64 " not < 2p", A, B, P, R);
         CHECK_EQ((uint64_t)((tu128)A * B % P), (uint64_t)((tu128)R * r64 % P),
                  "ntt_mont64(%" PRIu64 ", %" PRIu64 ", p=%" PRIu64 ") * 2^64 mod p", A, B, P);
+
+        /* to the form and back: a R = mont(a, R^2 mod p), a = redc(a R) */
+        const uint64_t r2 = (uint64_t)((tu128)r64 * r64 % P);
+        const uint64_t a0 = pick_val(P, P);
+        const uint64_t am = ntt_mont64(a0, r2, P, PI);
+        CHECK_EQ((uint64_t)((tu128)a0 * r64 % P), am % P, "ntt_mont64 to form (a=%" PRIu64 ", p=%" PRIu64 ")", a0, P);
+        CHECK_EQ(a0, ntt_csub64(ntt_redc64(am, P, PI), P), "ntt_redc64 from form (a=%" PRIu64 ", p=%" PRIu64 ")", a0, P);
+        const uint32_t r32 = (uint32_t)(((uint64_t)1 << 32) % p), r2_32 = (uint32_t)((uint64_t)r32 * r32 % p);
+        const uint32_t b0 = (uint32_t)pick_val(p, p);
+        const uint32_t bm = ntt_mont32(b0, r2_32, p, pinv);
+        CHECK_EQ((uint64_t)b0 * r32 % p, bm % p, "ntt_mont32 to form (a=%" PRIu32 ", p=%" PRIu32 ")", b0, p);
+        CHECK_EQ(b0, ntt_csub32(ntt_redc32(bm, p, pinv), p), "ntt_redc32 from form (a=%" PRIu32 ", p=%" PRIu32 ")", b0, p);
 
         /* REDC64: odd p < 2^63, T < p 2^64 */
         uint64_t Q = pick_mod(P63, COUNT(P63), 3, ((uint64_t)1 << 63) - 1, true);
@@ -206,6 +240,49 @@ static void test_montgomery(void)
         CHECK_EQ((uint64_t)(T % Q), (uint64_t)((tu128)RR * q64 % Q),
                  "ntt_redc64(T=%" PRIu64 ":%" PRIu64 ", p=%" PRIu64 ") * 2^64 mod p",
                  (uint64_t)(T >> 64), (uint64_t)T, Q);
+    }
+}
+
+/* ---- signed Montgomery (the GPU kernels' form) -------------------------------------------- */
+
+static void test_smont(void)
+{
+    for (int it = 0; it < ITERS; it++) {
+        /* 32-bit: odd p < 2^30, pinv = p^-1 mod 2^32; a < p, b < 4p (a b < p 2^32).
+           t in (-p, p) wrapped: t + p in (0, 2p), congruent to a b 2^-32. */
+        uint32_t p = (uint32_t)pick_mod(P32, COUNT(P32), 3, ((uint64_t)1 << 30) - 1, true);
+        uint32_t pinv = 0u - ntt_mont_pinv32(p);
+        const uint64_t r32 = ((uint64_t)1 << 32) % p;
+        uint32_t a = (uint32_t)pick_val(p, p), b = (uint32_t)pick_val(4 * (uint64_t)p, p);
+        if (it % 9 == 0) a = p - 1, b = 4 * p - 1;
+        uint32_t r = ntt_smont_t32(a, b, p, pinv) + p;
+        CHECK(r > 0 && r < 2 * (uint64_t)p, "ntt_smont_t32(%" PRIu32 ", %" PRIu32 ", p=%" PRIu32 ") + p = %" PRIu32 " not in (0, 2p)", a, b, p, r);
+        CHECK_EQ((uint64_t)a * b % p, r * r32 % p, "ntt_smont_t32(%" PRIu32 ", %" PRIu32 ", p=%" PRIu32 ") R mod p", a, b, p);
+        /* fixed w: W = w R mod p, W' = W pinv; any y < 2^32 */
+        uint32_t w = (uint32_t)pick_val(p, p), y = (uint32_t)rnd64();
+        if (it % 5 == 0) y = UINT32_MAX;
+        if (it % 5 == 1) y = 0;
+        uint32_t W = (uint32_t)((uint64_t)w * r32 % p);
+        uint32_t rw = ntt_smont_w_t32(y, W, W * pinv, p) + p;
+        CHECK(rw > 0 && rw < 2 * (uint64_t)p, "ntt_smont_w_t32(y=%" PRIu32 ", w=%" PRIu32 ", p=%" PRIu32 ") + p = %" PRIu32 " not in (0, 2p)", y, w, p, rw);
+        CHECK_EQ((uint64_t)y * w % p, rw % p, "ntt_smont_w_t32(y=%" PRIu32 ", w=%" PRIu32 ", p=%" PRIu32 ")", y, w, p);
+
+        /* 64-bit: odd p < 2^62 */
+        uint64_t P = pick_mod(P62, COUNT(P62), 3, ((uint64_t)1 << 62) - 1, true);
+        uint64_t PI = 0 - ntt_mont_pinv64(P);
+        const uint64_t r64 = (uint64_t)(((tu128)1 << 64) % P);
+        uint64_t A = pick_val(P, P), B = pick_val(4 * P, P);
+        if (it % 9 == 0) A = P - 1, B = 4 * P - 1;
+        uint64_t R = ntt_smont_t64(A, B, P, PI) + P;
+        CHECK(R > 0 && R < 2 * P, "ntt_smont_t64(%" PRIu64 ", %" PRIu64 ", p=%" PRIu64 ") + p = %" PRIu64 " not in (0, 2p)", A, B, P, R);
+        CHECK_EQ((uint64_t)((tu128)A * B % P), (uint64_t)((tu128)R * r64 % P), "ntt_smont_t64(%" PRIu64 ", %" PRIu64 ", p=%" PRIu64 ") R mod p", A, B, P);
+        uint64_t w64 = pick_val(P, P), Y = rnd64();
+        if (it % 5 == 0) Y = UINT64_MAX;
+        if (it % 5 == 1) Y = 0;
+        uint64_t W64 = (uint64_t)((tu128)w64 * r64 % P);
+        uint64_t RW = ntt_smont_w_t64(Y, W64, W64 * PI, P) + P;
+        CHECK(RW > 0 && RW < 2 * P, "ntt_smont_w_t64(y=%" PRIu64 ", w=%" PRIu64 ", p=%" PRIu64 ") + p = %" PRIu64 " not in (0, 2p)", Y, w64, P, RW);
+        CHECK_EQ((uint64_t)((tu128)Y * w64 % P), RW % P, "ntt_smont_w_t64(y=%" PRIu64 ", w=%" PRIu64 ", p=%" PRIu64 ")", Y, w64, P);
     }
 }
 
@@ -236,6 +313,17 @@ static void test_barrett(void)
             CHECK(r < 2 * (uint64_t)p, "ntt_barrett32(%" PRIu64 ", mu=%" PRIu64 ", p=%" PRIu32 ") = %" PRIu32 " not < 2p", x, mu, p, r);
             CHECK_EQ(x % p, r % p, "ntt_barrett32(%" PRIu64 ", mu=%" PRIu64 ", p=%" PRIu32 ") mod p", x, mu, p);
         }
+
+        /* one word: 1 < p < 2^63, mu = floor(2^64 / p); any x < 2^64 -> [0, 2p) */
+        uint64_t pw = pick_mod(P63, COUNT(P63), 2, ((uint64_t)1 << 63) - 1, false);
+        uint64_t muw = (uint64_t)(((tu128)1 << 64) / pw), xw = rnd64();
+        if (it % 8 == 0) xw = UINT64_MAX;
+        if (it % 8 == 1) xw = 0;
+        if (it % 8 == 2) xw = pw - 1;
+        if (it % 8 == 3) xw = pw * (UINT64_MAX / pw) - 1;
+        uint64_t rw = ntt_barrett_w64(xw, muw, pw);
+        CHECK(rw < 2 * pw, "ntt_barrett_w64(%" PRIu64 ", p=%" PRIu64 ") = %" PRIu64 " not < 2p", xw, pw, rw);
+        CHECK_EQ(xw % pw, rw % pw, "ntt_barrett_w64(%" PRIu64 ", p=%" PRIu64 ") mod p", xw, pw);
 
         /* 64-bit: p < 2^62, k = bit length, mu = floor(2^(2k)/p), x < p^2 -> [0, 3p) */
         uint64_t P = pick_mod(P62, COUNT(P62), 2, ((uint64_t)1 << 62) - 1, false);
@@ -354,6 +442,7 @@ int main(void)
     test_helpers();
     test_shoup();
     test_montgomery();
+    test_smont();
     test_barrett();
     test_powmod_invmod();
     test_any_geq();

@@ -14,7 +14,7 @@
 #ifndef NTT_FOURSTEP_H
 #define NTT_FOURSTEP_H
 
-#include "arith.h"
+#include "../arith/modarith.h"
 
 #include <stddef.h>
 #include <stdint.h>

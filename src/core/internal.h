@@ -4,7 +4,7 @@
 
 #include "ntt.h"
 #include "../include/ntt_internal.h" /* what the in-tree programs use too */
-#include "arith.h"
+#include "../arith/modarith.h"
 #include "variant.h"
 
 #include <stdbool.h>

@@ -127,7 +127,7 @@ void plan_geometry(const GeometryInput &in, const ntt_cuda_tuning &t, PlanGeomet
     pg->bus0 = pg->mpasses[0];
     if (elem == 4 && D <= 19) pg->bus0.logC = pg->bus0.lo < 5 ? pg->bus0.lo : 5;
     pg->fused.rmax = 3;  // k_polymul_bottom's rounds
-    // Staged twiddles (cuda_fast.cuh, has_stw) in the bottom passes whose
+    // Staged twiddles (cuda_fast_kernels.cuh, has_stw) in the bottom passes whose
     // column's table takes at most 16 KiB: products and forward transforms
     // gained up to 10% with them, where a 64 KiB table per column (the u64
     // 2^20 product, two blocks per SM) lost: hence the bound.  The tuning's

@@ -1,7 +1,7 @@
 // Pass geometry of the fast path: how a transform splits into passes, how a
 // pass's columns lie in a shared-memory tile, which kernel shapes exist, and
 // what a launch of each asks of the device (threads, shared memory, grid).
-// The kernels (cuda_fast.cuh) take these as compile-time constants, the
+// The kernels (cuda_fast_kernels.cuh) take these as compile-time constants, the
 // host (cuda_geometry.cpp, cuda_launch.cu) as run-time values: one
 // definition keeps the two in agreement.  Plain C++: host and device
 // functions under nvcc, host functions elsewhere, so that the geometry
@@ -33,7 +33,7 @@ struct Geom {
     int d0, P, lo, logC;
     int rmax;  // most levels one round keeps in registers (3 or 4)
     int ct;    // compact twiddles (group_butterflies): u32 Shoup or FP64 kind, P >= kMinCompactP
-    int cap;   // values stay below cap p (lazy ranges, cuda_fast.cuh): 4, or 8 (plan_cap)
+    int cap;   // values stay below cap p (lazy ranges, cuda_fast_kernels.cuh): 4, or 8 (plan_cap)
     int stw;   // a bottom pass stages its column's twiddles in shared memory (has_stw)
     int many;  // the launch has more blocks than the device has SMs (pass_occ; launch_geom)
 };
@@ -135,7 +135,7 @@ inline size_t tile_bytes(size_t elem, const Geom &g)
 
 // ---- kernel shapes -------------------------------------------------------------
 // Occupancy shapes of the pass kernels: the default (FREE), WIDE and BIG
-// (pass_min_blocks, cuda_fast.cuh).  Blocks of up to 512 threads pay for
+// (pass_min_blocks, cuda_fast_kernels.cuh).  Blocks of up to 512 threads pay for
 // u32, 256 for u64 (its radix-8 rounds).  BIG: 1024-thread blocks, held to
 // 64 registers as one block per SM, for the top passes of 2^23 and 2^24,
 // whose 128 KiB tiles allow one block per SM whatever its registers: twice
@@ -168,7 +168,7 @@ inline int pass_occ(size_t elem, const Geom &g)
     return has_occ(elem, g.P, OCC_WIDE) && (g.P == 11 || g.many) ? OCC_WIDE : OCC_FREE;
 }
 
-// Twiddles staged in shared memory (Geom::stw; stage_table, cuda_fast.cuh):
+// Twiddles staged in shared memory (Geom::stw; stage_table, cuda_fast_kernels.cuh):
 // the bottom pass of a transform or a product has the copy engine bring its
 // column's twiddles below the first round into shared memory while that
 // round works from global memory.  Which kernels can: the table kinds of

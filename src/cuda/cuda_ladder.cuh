@@ -6,7 +6,7 @@
 // reduced, as in the reports.
 #pragma once
 
-#include "cuda_common.cuh"
+#include "cuda_device_arith.cuh"
 
 namespace nttc {
 

@@ -1,10 +1,10 @@
 // The fast path on the device: which kernel each pass of a plan's geometry
 // runs (the only translation unit that instantiates the fast path's
-// kernels, cuda_fast.cuh), their launches for transforms, products,
+// kernels, cuda_fast_kernels.cuh), their launches for transforms, products,
 // pointwise products and bit reversals, and the kernels' shared-memory
 // attributes at plan time.  Exported per width and kind as FastPath
 // (cuda_plan.h).
-#include "cuda_fast.cuh"
+#include "cuda_fast_kernels.cuh"
 #include "cuda_plan.h"
 
 #include <cstring>

@@ -1,5 +1,5 @@
 // The arithmetic kinds and the per-modulus constants: what the host builds
-// once per plan (cuda_tables.cpp) and every kernel reads (cuda_common.cuh).
+// once per plan (cuda_tables.cpp) and every kernel reads (cuda_device_arith.cuh).
 // Plain C++, no CUDA: the host files and the geometry's unit test include it
 // without nvcc.
 #pragma once
@@ -11,7 +11,7 @@ namespace nttc {
 
 // Modular multiplication kinds, numbered as ntt_modmul, and K_FP64: the
 // u64 Shoup kind of the fast path when every prime lies below 2^kFp64Bits
-// (plan_kind), computed in the FP64 units (cuda_common.cuh).
+// (plan_kind), computed in the FP64 units (cuda_device_arith.cuh).
 enum { K_NAIVE = 1, K_BARRETT = 2, K_MONT = 3, K_SHOUP = 4, K_FP64 = 5 };
 constexpr int kFp64Bits = 50;
 
@@ -51,12 +51,12 @@ template <class T> struct Mod {
     // Tree-order tables (other kinds), each twiddle beside its companion so
     // that one 8- or 16-byte load brings both.
     const Tw<T> *ftw, *itw;
-    // Compact twiddles (cuda_fast.cuh, group_butterflies; u32 Shoup and FP64 plans):
+    // Compact twiddles (cuda_fast_kernels.cuh, group_butterflies; u32 Shoup and FP64 plans):
     // ftl[l][2^j + m] = ftw[2^(j+l) + m 2^l] for l = 1..3 (itl: itw), and
     // rho[0][2^l + t] = w(l, t) / w(l, 0) for t < 2^l (rho[1]: inverse).
     const Tw<T> *ftl[4], *itl[4];
     Tw<T> rho[2][16];
-    // Computed staging (cuda_fast.cuh, rho_stage): rtw[2^l + t] = w(l, t) / w(l, 0)
+    // Computed staging (cuda_fast_kernels.cuh, rho_stage): rtw[2^l + t] = w(l, t) / w(l, 0)
     // for the levels l of a transform's bottom pass (irtw: the inverse's); null
     // where the forward's copies the tree's twiddles and the inverse's reads them.
     const Tw<T> *rtw, *irtw;

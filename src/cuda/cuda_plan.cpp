@@ -46,7 +46,7 @@ bool u32_shoup_fast(const ntt_plan *plan)
 }
 
 // The u64 Shoup kind of the fast path computes in FP64 (K_FP64,
-// cuda_common.cuh) when every prime lies below 2^50; the tuning's fp64 = 0
+// cuda_device_arith.cuh) when every prime lies below 2^50; the tuning's fp64 = 0
 // keeps the integer kernels, for A/B runs.
 int plan_kind(const ntt_plan *plan, const ntt_cuda_tuning &t)
 {

@@ -26,6 +26,7 @@ extern "C" {
 #include <cuda_runtime_api.h>
 
 #include "cuda_geometry.h"
+#include "cuda_try.h"
 
 namespace nttc {
 
@@ -69,12 +70,6 @@ extern volatile int g_last_error;
     do {                                                          \
         cudaError_t e_ = (call);                                  \
         if (e_ != cudaSuccess) return nttc::fail((plan), e_);     \
-    } while (0)
-
-#define TRY(x)                          \
-    do {                                \
-        ntt_status s_ = (x);            \
-        if (s_ != NTT_OK) return s_;    \
     } while (0)
 
 // ---- products on operands still arriving ------------------------------------------

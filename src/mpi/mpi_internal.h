@@ -1,13 +1,13 @@
 /* libntt_mpi's plan layout and the helpers its files share.  Not installed.
 
    libntt_mpi calls libntt through its public API only (ntt.h); from the
-   core it takes the inline arithmetic of arith.h and nothing that needs
+   core it takes the inline arithmetic of src/arith and nothing that needs
    linking (libntt's internal symbols are hidden). */
 #ifndef NTT_MPI_INTERNAL_H
 #define NTT_MPI_INTERNAL_H
 
 #include "ntt_mpi.h"
-#include "arith.h"
+#include "../arith/modarith.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -21,29 +21,16 @@
  */
 #include "rns_internal.h"
 #include "../core/cpu_features.h"
-
-#include <immintrin.h>
-
-typedef __m512i V;
-#define IN static inline __attribute__((always_inline))
+#include "../cpu/x86/u64x8.h"
 
 /* Primes below 2^NARROW_BITS: 3c < 2^52, so a lazy value and its
    products fit one 52-bit lane. */
 #define NARROW_BITS 50
-#define M52 (((uint64_t)1 << 52) - 1)
 
-IN V vz(void) { return _mm512_setzero_si512(); }
-IN V v1(uint64_t x) { return _mm512_set1_epi64((long long)x); }
-IN V vld(const uint64_t *a) { return _mm512_loadu_si512((const void *)a); }
-IN void vst(uint64_t *a, V x) { _mm512_storeu_si512((void *)a, x); }
-IN V vlo(V acc, V a, V b) { return _mm512_madd52lo_epu64(acc, a, b); }
-IN V vhi(V acc, V a, V b) { return _mm512_madd52hi_epu64(acc, a, b); }
-IN V vadd(V a, V b) { return _mm512_add_epi64(a, b); }
-IN V vsub(V a, V b) { return _mm512_sub_epi64(a, b); }
-IN V vsr52(V a) { return _mm512_srli_epi64(a, 52); }
-IN V vsl52(V a) { return _mm512_slli_epi64(a, 52); }
-/* x in [0, 2m) -> [0, m): below m, x - m wraps above x. */
-IN V vcsub(V x, V m) { return _mm512_min_epu64(x, vsub(x, m)); }
+NTT_INLINE V vlo(V acc, V a, V b) { return _mm512_madd52lo_epu64(acc, a, b); }
+NTT_INLINE V vhi(V acc, V a, V b) { return _mm512_madd52hi_epu64(acc, a, b); }
+NTT_INLINE V vsr52(V a) { return _mm512_srli_epi64(a, 52); }
+NTT_INLINE V vsl52(V a) { return _mm512_slli_epi64(a, 52); }
 
 static bool narrow(uint64_t c) { return c >> NARROW_BITS == 0; }
 
@@ -57,7 +44,7 @@ static vprime vprime_of(uint64_t c)
     vprime P;
     P.c = v1(c);
     P.ch = v1(c >> 52);
-    P.cinv = v1(ntt_mont_pinv64(c) & M52);
+    P.cinv = v1(ntt_mont_pinv52(c));
     return P;
 }
 
@@ -73,7 +60,7 @@ static uint64_t scale104(uint64_t w, uint64_t c, uint64_t f) { return ntt_mulmod
 
 /* (A0 + 2^52 A1) 2^-52 mod c in [0, 2c), for c < 2^50 and a value below
    c 2^52: m makes A0 + m c divisible by 2^52. */
-IN V redc1(V A0, V A1, const vprime *P)
+NTT_INLINE V redc1(V A0, V A1, const vprime *P)
 {
     const V m = vlo(vz(), A0, P->cinv);
     const V t = vlo(A0, m, P->c);
@@ -84,7 +71,7 @@ IN V redc1(V A0, V A1, const vprime *P)
    value below 2^128 (two rounds: < 2^24 + c + 1 after them).  wide: c may
    reach 2^52; its high part c_h (zero below 2^52) adds two multiply-adds
    per round. */
-IN V redc2(V A0, V A1, V A2, const vprime *P, bool wide)
+NTT_INLINE V redc2(V A0, V A1, V A2, const vprime *P, bool wide)
 {
     V m = vlo(vz(), A0, P->cinv);
     V t = vlo(A0, m, P->c);
@@ -102,7 +89,7 @@ IN V redc2(V A0, V A1, V A2, const vprime *P, bool wide)
 
 /* The product x w as A0 + 2^52 A1 + 2^104 A2 added to the accumulators;
    xw / ww: x / w may reach 2^52 (their high parts xh, wh, else unused). */
-IN void mac(V *A0, V *A1, V *A2, V x, V xh, V w, V wh, bool xw, bool ww)
+NTT_INLINE void mac(V *A0, V *A1, V *A2, V x, V xh, V w, V wh, bool xw, bool ww)
 {
     *A0 = vlo(*A0, x, w);
     *A1 = vhi(*A1, x, w);
@@ -119,7 +106,7 @@ IN void mac(V *A0, V *A1, V *A2, V x, V xh, V w, V wh, bool xw, bool ww)
 
 /* [x w]_c for x below 2^64 (below 2^52 when one_round), ws = scale(w, c,
    one_round). */
-IN V mulc(V x, uint64_t ws, const vprime *P, bool one_round, bool wide)
+NTT_INLINE V mulc(V x, uint64_t ws, const vprime *P, bool one_round, bool wide)
 {
     const V w = v1(ws);
     if (one_round) return vcsub(redc1(vlo(vz(), x, w), vhi(vz(), x, w), P), P->c);
@@ -188,7 +175,7 @@ static void prepare(const rns_conv_job *J, uint64_t *P)
 /* out_j for G targets of one width (ww) from the y rows (narrow sources
    first), over len coefficients; g0: the first target's place in the
    prepared order. */
-IN void conv_group(const rns_conv_job *J, const prep_view *pv, size_t g0, int G, bool ww,
+NTT_INLINE void conv_group(const rns_conv_job *J, const prep_view *pv, size_t g0, int G, bool ww,
                    const uint64_t *y, size_t len, size_t k0)
 {
     const size_t s = pv->s;
@@ -284,7 +271,7 @@ static void reduce(uint64_t *out, const uint64_t *x, size_t len, const rns_prime
 
 /* Sums of products of residues, then [.]_c: redc2 leaves S 2^-104, and
    mulc by 2^104 (scaled for its own rounds) takes it out. */
-IN void dot2_body(uint64_t *acc0, uint64_t *acc1, const uint64_t *const *e,
+NTT_INLINE void dot2_body(uint64_t *acc0, uint64_t *acc1, const uint64_t *const *e,
                   const uint64_t *const *k0, const uint64_t *const *k1, size_t cnt, size_t len,
                   const vprime *P, uint64_t fix, bool wide)
 {

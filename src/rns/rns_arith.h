@@ -1,25 +1,21 @@
 /*
  * The per-element formulas of the RNS stages, written once: the CPU kernels
  * (kernels.c, kernels_ifma.c) and the CUDA kernels (rns_cuda_kernels.cu)
- * compute exactly these, so that every backend gives the same words.  Under
- * nvcc RNS_FN makes them __host__ __device__ and the high product is
- * __umul64hi; the three primitives below are core/arith.h's ntt_mulhi64,
- * ntt_csub64 and ntt_shoup64 again, because those are host-only.  Ranges
- * are stated Kyber style; every prime is below 2^61 (ntt_rns.h), which the
- * bounds below use.
+ * compute exactly these, so that every backend gives the same words.  Their
+ * primitives (high product, conditional subtraction, Shoup) are the
+ * arithmetic layer's (src/arith/modarith.h); under nvcc RNS_FN makes the
+ * formulas __host__ __device__ as that layer's are.  Ranges are stated
+ * Kyber style; every prime is below 2^61 (ntt_rns.h), which the bounds
+ * below use.
  */
 #ifndef NTT_RNS_ARITH_H
 #define NTT_RNS_ARITH_H
 
-#include "../core/arith.h"
+#include "../arith/modarith.h"
 
 #include <stdint.h>
 
-#ifdef __CUDACC__
-#define RNS_FN static __host__ __device__ __forceinline__
-#else
-#define RNS_FN static inline __attribute__((always_inline))
-#endif
+#define RNS_FN NTT_ARITH_FN
 
 /* Products of two residues are below 2^122, so 63 of them plus a residue
    fit in 128 bits: a sum is reduced at least every RNS_CHUNK terms. */
@@ -32,35 +28,10 @@ typedef struct rns_prime {
     uint64_t bar;       /* floor(2^64 / p) */
 } rns_prime;
 
-RNS_FN uint64_t rns_mulhi(uint64_t a, uint64_t b)
-{
-#ifdef __CUDA_ARCH__
-    return __umul64hi(a, b);
-#else
-    return (uint64_t)(((ntt_u128)a * b) >> 64);
-#endif
-}
-
-/* x in [0, 2m) -> [0, m), m < 2^63. */
-RNS_FN uint64_t rns_csub(uint64_t x, uint64_t m)
-{
-    const uint64_t d = x - m;
-    return d + (m & (uint64_t)((int64_t)d >> 63));
-}
-
-/* Shoup: y w mod p in [0, 2p) for any y < 2^64, w < p < 2^63,
-   wq = floor(w 2^64 / p). */
-RNS_FN uint64_t rns_shoup(uint64_t y, uint64_t w, uint64_t wq, uint64_t p)
-{
-    return y * w - rns_mulhi(y, wq) * p;
-}
-
-/* [x]_p for any 64-bit x: q = floor(x bar / 2^64) is floor(x/p) or one
-   less, so x - q p is in [0, 2p). */
+/* [x]_p for any 64-bit x: Barrett's x - q p is in [0, 2p). */
 RNS_FN uint64_t rns_reduce64(uint64_t x, const rns_prime *m)
 {
-    const uint64_t r = x - rns_mulhi(x, m->bar) * m->p;
-    return rns_csub(r, m->p);
+    return ntt_csub64(ntt_barrett_w64(x, m->bar, m->p), m->p);
 }
 
 /* [s]_p for any s < 2^128: s = hi 2^64 + lo; hi (2^64 mod p) by Shoup and
@@ -68,15 +39,15 @@ RNS_FN uint64_t rns_reduce64(uint64_t x, const rns_prime *m)
 RNS_FN uint64_t rns_reduce128(ntt_u128 s, const rns_prime *m)
 {
     const uint64_t hi = (uint64_t)(s >> 64), lo = (uint64_t)s, p = m->p;
-    const uint64_t a = rns_shoup(hi, m->r64, m->r64q, p);
-    const uint64_t b = lo - rns_mulhi(lo, m->bar) * p;
-    return rns_csub(rns_csub(a + b, 2 * p), p);
+    const uint64_t a = ntt_shoup64(hi, m->r64, m->r64q, p);
+    const uint64_t b = ntt_barrett_w64(lo, m->bar, p);
+    return ntt_csub64(ntt_csub64(a + b, 2 * p), p);
 }
 
 /* [x w]_p for x < 2^64, w in [0, p), wq = floor(w 2^64 / p). */
 RNS_FN uint64_t rns_mulc(uint64_t x, uint64_t w, uint64_t wq, uint64_t p)
 {
-    return rns_csub(rns_shoup(x, w, wq, p), p);
+    return ntt_csub64(ntt_shoup64(x, w, wq, p), p);
 }
 
 /* modDown's and rescale's last step: [(x - t) w]_p for x in [0, 2p), t in

@@ -3,7 +3,7 @@
 // as the CPU kernels (kernels.c) do, so that both give the same words:
 // every output is the fully reduced residue of the same sum.
 #include "rns_cuda_dev.h"
-#include "../cuda/cuda_common.cuh"
+#include "../cuda/cuda_device_arith.cuh"
 
 namespace nttr {
 
@@ -158,21 +158,6 @@ __device__ __forceinline__ uint64_t mulmod(uint64_t a, uint64_t b, const rns_pri
     return rns_reduce128((ntt_u128)a * b, &m);
 }
 
-// floor(w 2^64 / p) for w < p < 2^61, by long division.
-__device__ __forceinline__ uint64_t shoup_pre(uint64_t w, uint64_t p)
-{
-    uint64_t r = w, q = 0;
-    for (int b = 0; b < 64; b++) {
-        r <<= 1;
-        q <<= 1;
-        if (r >= p) {
-            r -= p;
-            q |= 1;
-        }
-    }
-    return q;
-}
-
 // The generic conversion's constants: item i < s gives inv_i = (B/b_i)^-1
 // mod b_i (by Fermat: b_i is prime) and its Shoup companion; item s + j s
 // + i gives w[j s + i] = (B/b_i) mod c_j.  O(s) products per item.
@@ -197,7 +182,7 @@ __global__ void k_gen_consts(const rns_prime *pm, ConvLists L, unsigned s, unsig
         b = mulmod(b, b, m);
     }
     inv[i] = r;
-    invq[i] = shoup_pre(r, m.p);
+    invq[i] = ntt_shoup_pre64(r, m.p);
 }
 
 // Local row r of an inner product's window (InnerArgs): its limb, its row

@@ -5,6 +5,7 @@
 // The order of work is that of the host forms (ops.c), so the words are
 // theirs.
 #include "rns_cuda_dev.h"
+#include "../cuda/cuda_try.h"
 
 namespace {
 
@@ -24,12 +25,6 @@ ntt_status fail(ntt_rns *c, cudaError_t e)
     do {                                                   \
         cudaError_t e_ = (call);                           \
         if (e_ != cudaSuccess) return fail((c), e_);       \
-    } while (0)
-
-#define TRY(x)                          \
-    do {                                \
-        ntt_status s_ = (x);            \
-        if (s_ != NTT_OK) return s_;    \
     } while (0)
 
 // count rows of d, limbs first.. (plan: every limb) or P's limbs first..

@@ -10,6 +10,7 @@
 #define X86_NAME(name) ntt_avx2_##name
 /* The kernels (each with its vector widths), then the backend's choice
    among them: one level of templates above the per-width ones. */
+#include "../cpu.h"
 #include "vec.h"
 
 #include <string.h>

@@ -20,6 +20,7 @@
  * the public one then multiplies by 2^52 mod p (mul2), the product path
  * folds 2^52 into its scale (kernels_u64x8.tmpl.h).
  */
+#include "../cpu.h"
 #include "u64x8.h"
 #include "../../core/cpu_features.h"
 

@@ -14,6 +14,7 @@
  * and the product path folds R into its scale (kernels_u64x8.tmpl.h); the
  * public pointwise product is Barrett's (mulmod), with no factor to undo.
  */
+#include "../cpu.h"
 #include "u64x8.h"
 
 #include <string.h>

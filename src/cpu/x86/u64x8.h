@@ -1,7 +1,8 @@
 /*
  * Eight 64-bit lanes (AVX-512 F): the vector helpers of the u64 kernel
  * families on them (kernels_u64x8.tmpl.h), included by their translation
- * units (ifma.c, kernels_u64_lanes.c) before their modular products.
+ * units (ifma.c, kernels_u64_lanes.c) before their modular products, and by
+ * the RNS stages' IFMA kernels (src/rns/kernels_ifma.c).
  */
 #ifndef NTT_X86_U64X8_H
 #define NTT_X86_U64X8_H
@@ -10,6 +11,7 @@
 
 typedef __m512i V;
 
+NTT_INLINE V vz(void) { return _mm512_setzero_si512(); }
 NTT_INLINE V v1(uint64_t x) { return _mm512_set1_epi64((long long)x); }
 NTT_INLINE V vld(const uint64_t *a) { return _mm512_loadu_si512((const void *)a); }
 NTT_INLINE void vst(uint64_t *a, V x) { _mm512_storeu_si512((void *)a, x); }

@@ -6,14 +6,18 @@
  * (avx2.c, avx512.c) through backend.tmpl.h, so every operation compiles to
  * what that unit's flags allow: the 512-bit types exist only in the
  * AVX-512 unit, and there u32x8_hi_halves takes AVX-512 VL's masked
- * shuffle.
+ * shuffle.  It needs nothing of the CPU backends' plan data (cpu.h), so
+ * that other modules' vector kernels (src/rns/kernels_ifma.c) take their
+ * helpers from here instead of copying them.
  */
 #ifndef NTT_X86_VEC_H
 #define NTT_X86_VEC_H
 
-#include "../cpu.h"
+#include "../../arith/modarith.h"
 
 #include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* X86_CAT(a, b) is a_b with a and b expanded first: the templates name
    what they define after the vector type they are instantiated for

@@ -1,8 +1,10 @@
 // Device arithmetic shared by the CUDA kernels (the per-modulus constants
 // they read: cuda_mod.h), and the launch macros the CPU stand-in replaces.
-// Ranges follow the CPU code (src/core/arith.h): u32 needs p < 2^30, u64
-// p < 2^62, so that 4p fits in an element; the fast path's u32 Shoup
-// kernels let values reach 8p when p < 2^29 (group_butterflies).
+// The scalar formulas are the arithmetic layer's (src/arith/modarith.h),
+// here chosen by kind and element type; the GPU's own are the FP64
+// products and the 64-bit conditional subtraction (csub), each said why.  Ranges follow that layer: u32 needs p < 2^30, u64 p < 2^62,
+// so that 4p fits in an element; the fast path's u32 Shoup kernels let
+// values reach 8p when p < 2^29 (group_butterflies).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +12,7 @@
 #include <cstring>
 #include <cuda_runtime.h>
 
+#include "../arith/modarith.h"
 #include "cuda_mod.h"
 
 // Kernel launches and dynamic shared memory go through these macros so that
@@ -137,21 +140,50 @@ __device__ __forceinline__ void mbar_wait(uint64_t *bar, unsigned phase)
 #endif
 }
 
-__device__ __forceinline__ uint32_t mulhi(uint32_t a, uint32_t b) { return __umulhi(a, b); }
-__device__ __forceinline__ uint64_t mulhi(uint64_t a, uint64_t b) { return __umul64hi(a, b); }
+// ---- the layer's functions by element type ------------------------------------
+// (modarith.h is C: one name per width.)
 
-// x in [0, 2m) -> [0, m): when x < m, x - m wraps above x and min keeps x.
-template <class T> __device__ __forceinline__ T csub(T x, T m) { return min(x, x - m); }
-// 64 bits, m < 2^63: x - m lies in [-m, m), so its sign says x < m.  A
-// signed test of the high word and two selects, where the unsigned min
-// takes a 64-bit compare (two instructions) and two selects.
+__device__ __forceinline__ uint32_t csub(uint32_t x, uint32_t m) { return ntt_csub32(x, m); }
+// The NTT kernels' own form of ntt_csub64 (m < 2^63): x - m lies in [-m,
+// m), so its sign says x < m.  A signed test of the high word and two
+// selects, where the layer's mask takes a shift, an and and a 64-bit add
+// and the unsigned min a 64-bit compare (two instructions) and two
+// selects.  The RNS kernels keep the layer's mask form, so that their code
+// did not change when the copies became one layer (which form is faster
+// there is not measured).
 __device__ __forceinline__ uint64_t csub(uint64_t x, uint64_t m)
 {
     const uint64_t t = x - m;
     return (int64_t)t < 0 ? x : t;
 }
+__device__ __forceinline__ uint32_t smont_t(uint32_t a, uint32_t b, uint32_t p, uint32_t pinv)
+{
+    return ntt_smont_t32(a, b, p, pinv);
+}
+__device__ __forceinline__ uint64_t smont_t(uint64_t a, uint64_t b, uint64_t p, uint64_t pinv)
+{
+    return ntt_smont_t64(a, b, p, pinv);
+}
+__device__ __forceinline__ uint32_t smont_w_t(uint32_t y, uint32_t w, uint32_t wq, uint32_t p)
+{
+    return ntt_smont_w_t32(y, w, wq, p);
+}
+__device__ __forceinline__ uint64_t smont_w_t(uint64_t y, uint64_t w, uint64_t wq, uint64_t p)
+{
+    return ntt_smont_w_t64(y, w, wq, p);
+}
+__device__ __forceinline__ uint32_t mulmod_slow(uint32_t a, uint32_t b, uint32_t p)
+{
+    return ntt_mulmod_slow32(a, b, p);
+}
+__device__ __forceinline__ uint64_t mulmod_slow(uint64_t a, uint64_t b, uint64_t p)
+{
+    return ntt_mulmod_slow(a, b, p);
+}
 
 // ---- FP64 arithmetic (K_FP64) --------------------------------------------------
+// The GPU's own formulas, not the layer's: the CPU's FP64 path is vector
+// code (src/cpu/x86/kernels_f64.inc): the same method on vector lanes.
 // A u64 modular product is a chain of 32-bit partial products on the
 // integer multiply-add pipe (the high word of y w', the low words of y w
 // and q p), which kept that pipe the busiest in the u64 passes; a Hopper
@@ -222,34 +254,21 @@ __device__ __forceinline__ T mulw(T y, Tw<T> W, const Ar<T> &M)
 {
     if constexpr (K == K_FP64) {  // doubles' bits; |y| < 2^51, result below 0.75p
         return as_bits(fmulw(as_dbl(y), as_dbl(W.w), as_dbl(W.x), M.dp));
-    } else if (K == K_SHOUP) {
-        T q = mulhi(y, W.x);
-        // u64: y w + q (-p) is one multiply-add chain, without the two
-        // instructions that negate q p.
-        if (sizeof(T) == 8) return y * W.w + q * M.np;
-        return y * W.w - q * M.p;
-    } else if (K == K_MONT) {
-        // REDC of y (wR): hi(y wR) - hi(m p) with m = lo(y wR) p^-1, exact in
-        // (-p, p); adding p keeps it unsigned.
-        T m = y * W.x;
-        return mulhi(y, W.w) - mulhi(m, M.p) + M.p;
-    } else if (K == K_BARRETT) {
-        if (sizeof(T) == 4) {
-            uint64_t x = (uint64_t)y * W.w;
-            uint64_t q = __umul64hi(x, M.mu);
-            return (T)(x - q * M.p);
+    } else if constexpr (K == K_SHOUP) {
+        if constexpr (sizeof(T) == 8) return ntt_shoup64_np(y, W.w, W.x, M.np);
+        else return ntt_shoup32(y, W.w, W.x, M.p);
+    } else if constexpr (K == K_MONT) {
+        // The layer's t in (-p, p); p added here, from M (see modarith.h).
+        return smont_w_t(y, W.w, W.x, M.p) + M.p;
+    } else if constexpr (K == K_BARRETT) {
+        if constexpr (sizeof(T) == 4) {
+            return ntt_barrett32((uint64_t)y * W.w, M.mu, M.p);
         } else {
             T r = csub(csub(y, M.p2), M.p);  // x < p^2 below
-            u128 x = (u128)r * W.w;
-            uint64_t x1 = (uint64_t)(x >> (M.k - 1));
-            uint64_t q = (uint64_t)(((u128)x1 * M.mu) >> (M.k + 1));
-            return csub((T)((uint64_t)x - q * (uint64_t)M.p), M.p2);
+            return csub(ntt_barrett64((u128)r * W.w, M.mu, M.k, M.p), M.p2);
         }
     } else {
-        if (sizeof(T) == 4)
-            return (T)(((uint64_t)y * W.w) % M.p);
-        else
-            return (T)(((u128)y * W.w) % M.p);
+        return mulmod_slow(y, W.w, M.p);
     }
 }
 
@@ -261,24 +280,18 @@ __device__ __forceinline__ T mul2(T a, T b, const Ar<T> &M)
 {
     if constexpr (K == K_FP64) {  // doubles' bits, |a b| / p < 2^50; F = 1, result below 0.875p
         return as_bits(fmul2(as_dbl(a), as_dbl(b), M.dp, M.dpi));
-    } else if (K == K_MONT || K == K_SHOUP) {
+    } else if constexpr (K == K_MONT || K == K_SHOUP) {
         T ra = csub(csub(a, M.p2), M.p);  // a b < p 4p, so hi(a b) < p
-        T lo = ra * b;
-        return mulhi(ra, b) - mulhi(lo * M.pinv, M.p) + M.p;
-    } else if (K == K_BARRETT) {
-        if (sizeof(T) == 4) {
-            uint64_t x = (uint64_t)a * b;  // < 16 p^2 < 2^64
-            uint64_t q = __umul64hi(x, M.mu);
-            return (T)(x - q * M.p);
+        return smont_t(ra, b, M.p, M.pinv) + M.p;
+    } else if constexpr (K == K_BARRETT) {
+        if constexpr (sizeof(T) == 4) {
+            return ntt_barrett32((uint64_t)a * b, M.mu, M.p);  // a b < 16 p^2 < 2^64
         } else {
             Tw<T> W = {csub(csub(b, M.p2), M.p), 0};
             return mulw<K_BARRETT, T>(a, W, M);
         }
     } else {
-        if (sizeof(T) == 4)
-            return (T)(((uint64_t)a * b) % M.p);
-        else
-            return (T)(((u128)a * b) % M.p);
+        return mulmod_slow(a, b, M.p);
     }
 }
 
@@ -286,9 +299,8 @@ __device__ __forceinline__ T mul2(T a, T b, const Ar<T> &M)
 // building block of on-the-fly twiddles.
 template <class T> __device__ __forceinline__ T mont_canon(T a, T b, const Ar<T> &M)
 {
-    T lo = a * b;
-    T t = mulhi(a, b) - mulhi(lo * M.pinv, M.p);  // (-p, p)
-    return t >= M.p ? t + M.p : t;                // wrapped negative -> add p
+    T t = smont_t(a, b, M.p, M.pinv);  // (-p, p)
+    return t >= M.p ? t + M.p : t;      // wrapped negative -> add p
 }
 
 // r^t R mod p for t < N/2, from the two small tables.

@@ -7,7 +7,7 @@
 // for the Montgomery kind, makes them on the fly from two small tables.
 #pragma once
 
-#include "cuda_common.cuh"
+#include "cuda_device_arith.cuh"
 #include "cuda_geometry.h"
 
 namespace nttc {
@@ -216,7 +216,7 @@ template <class T, int CAP> __device__ __forceinline__ T reduce_cap(T x, const A
     return csub(csub(x, M.p2), M.p);
 }
 
-// One butterfly of the FP64 kind (cuda_common.cuh), values doubles' bits.
+// One butterfly of the FP64 kind (cuda_device_arith.cuh), values doubles' bits.
 // Forward (CT): u + v, u - v with v = y w below 0.75p; the round reduces
 // (group_butterflies).  Inverse (GS): the sum reduced to p/2 + 1 and the
 // difference multiplied, so that every value stays below 0.75p and every
