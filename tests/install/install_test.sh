@@ -13,7 +13,7 @@ cc=${3:-cc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
-for f in include/ntt.h lib/pkgconfig/ntt.pc lib/cmake/ntt/nttConfig.cmake lib/libntt.a lib/libntt.so; do
+for f in include/ntt.h share/doc/ntt/LICENSE lib/pkgconfig/ntt.pc lib/cmake/ntt/nttConfig.cmake lib/libntt.a lib/libntt.so; do
   # Debian's GNUInstallDirs may use a multiarch libdir.
   [ -e "$work/prefix/$f" ] || ls "$work/prefix"/lib*/*/"${f#lib/}" >/dev/null 2>&1 ||
     ls "$work/prefix"/lib*/"${f#lib/}" >/dev/null 2>&1 || { echo "missing after install: $f"; exit 1; }
