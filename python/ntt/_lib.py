@@ -157,6 +157,10 @@ for _w in ("u32", "u64"):
                                           c_size_t, _P, c_size_t, _P, c_size_t, c_size_t,
                                           c_size_t, c_void_p)
 cuda_last_error = _proto("ntt_cuda_last_error", c_int, c_void_p)
+# Why the calling thread's last call failed (0.2.0 libraries built before it
+# have none: the messages then carry the status alone).
+error_detail = (_proto("ntt_error_detail", c_char_p) if hasattr(lib, "ntt_error_detail")
+                else (lambda: b""))
 
 
 class CudaInfo(Structure):
