@@ -72,6 +72,22 @@ NTT_API unsigned ntt_version(void);
 /* A static English description of s; never NULL (unknown codes included). */
 NTT_API const char *ntt_status_string(ntt_status s);
 
+/* Why the last failing call on this thread failed, where its status alone
+   does not say which condition it was: e.g. "modulus 100 is not prime",
+   "backend \"cuda\" is built but no CUDA GPU is usable here", "a[5] =
+   998244353 is not below the modulus 998244353".  Never NULL; "" when the
+   thread has had no such failure.  The text is the calling thread's own
+   (thread-local, at most 255 bytes), valid until the thread's next ntt call;
+   copy it to keep it.  Allocates nothing.
+   Set on every failure of ntt_plan_create* and ntt_polymul_mod* (which
+   clear it when they start), and on every failure of the plan execution
+   calls (forward, inverse, pointwise, polymul, polymul_linear and their
+   _batch forms: which argument, or which coefficient is out of range), and
+   by libntt_mpi's plan creation and agreements ("another rank failed: ...").
+   Other calls leave it as it was: read it only right after one of those
+   calls failed. */
+NTT_API const char *ntt_error_detail(void);
+
 /* ------------------------------------------------------------------------ */
 /* Backends and modular multiplication                                       */
 /* ------------------------------------------------------------------------ */

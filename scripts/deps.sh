@@ -7,6 +7,10 @@ pkgs=(cmake make gcc g++ pkg-config libgmp-dev libflint-dev libntl-dev gnuplot-n
 # hook: the Python package's tests (issue 48): numpy, pytest, sympy (the
 # independent reference), pip and setuptools (the offline install test)
 pkgs+=(python3-numpy python3-pytest python3-sympy python3-pip python3-setuptools)
+# The documented Python install (python/README.md): a virtual environment
+# (python3-venv), and wheel, which Debian 12's setuptools (66, older than
+# 70) needs to build the package without build isolation.
+pkgs+=(python3-venv python3-wheel)
 # MPI (issue 49): libntt_mpi, ntt-mpi and the tests of label mpi.
 pkgs+=(libopenmpi-dev openmpi-bin)
 # CC=clang builds take clang and its OpenMP runtime.

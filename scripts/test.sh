@@ -7,6 +7,7 @@
 # Tests that need hardware this machine lacks (a GPU, AVX2) report SKIPPED.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+echo "== test.sh: packages (scripts/deps.sh)"
 bash scripts/deps.sh
 build=${BUILD_DIR:-build}
 if [[ "${CC:-}" == *clang* && -z "${CXX:-}" ]]; then
@@ -16,6 +17,10 @@ args=(-DCMAKE_BUILD_TYPE=Release)
 if [ "${NTT_SANITIZE:-0}" = 1 ]; then
   args=(-DCMAKE_BUILD_TYPE=Debug -DNTT_SANITIZE=ON)
 fi
+echo "== test.sh: configure ($build)"
 cmake -S . -B "$build" "${args[@]}"
+echo "== test.sh: build everything ($build)"
 cmake --build "$build" -j "$(nproc)"
+echo "== test.sh: every test (ctest, labels: $(ctest --test-dir "$build" --print-labels |
+  sed -n 's/^  *//p' | tr '\n' ' '))"
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"

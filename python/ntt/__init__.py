@@ -22,8 +22,8 @@ from ._names import auto_backend, backend_available, backends, cuda_info
 from ._numtheory import find_prime, is_prime, primitive_root, root_of_unity
 from ._plan import Plan
 from ._polymul import cache_clear, polymul_mod
+from ._version import __version__
 
-__version__ = "0.1.0"
 __library__ = _lib.path
 
 

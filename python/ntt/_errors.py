@@ -99,10 +99,14 @@ def error(status, message):
 
 
 def check(status, function, plan=None):
-    """Raises the exception for a non-zero status returned by `function`."""
+    """Raises the exception for a non-zero status returned by `function`,
+    with the library's detail (ntt_error_detail) when it gives one: call it
+    right after the call, on the same thread."""
     if status == 0:
         return
-    message = f"{function} failed"
+    # Read on the thread that made the call, before any other library call.
+    detail = _lib.error_detail().decode(errors="replace")
+    message = f"{function} failed: {detail}" if detail else f"{function} failed"
     if status == Status.EBACKEND:
         raise BackendError(status, message, _lib.cuda_last_error(plan))
     raise error(status, message)

@@ -5,7 +5,8 @@ is used (a library that is found but fails to load is an error, never a
 reason to try the next place):
 
 1. the environment variable NTT_LIBRARY: a path to libntt.so (or to the
-   directory holding it);
+   directory holding it), relative to the current directory at import
+   (the package makes it absolute in os.environ, for subprocesses);
 2. the package's own copy: libntt.so* placed next to this file;
 3. the system loader's search path (LD_LIBRARY_PATH, ld.so.cache, the
    default directories): libntt.so.0, then libntt.so.
@@ -58,7 +59,10 @@ def _load():
     """(CDLL, path, origin) or ImportError saying where it looked."""
     env = os.environ.get("NTT_LIBRARY")
     if env:
-        path = env
+        # Relative to the directory the program started in: made absolute
+        # for this process and the ones it starts, whatever directory they
+        # run in (a test's subprocess, a script that changes directory).
+        path = os.environ["NTT_LIBRARY"] = os.path.abspath(env)
         if os.path.isdir(path):
             found = [p for p in (os.path.join(path, n) for n in (_SONAME, "libntt.so"))
                      if os.path.isfile(p)]
@@ -153,6 +157,10 @@ for _w in ("u32", "u64"):
                                           c_size_t, _P, c_size_t, _P, c_size_t, c_size_t,
                                           c_size_t, c_void_p)
 cuda_last_error = _proto("ntt_cuda_last_error", c_int, c_void_p)
+# Why the calling thread's last call failed (0.2.0 libraries built before it
+# have none: the messages then carry the status alone).
+error_detail = (_proto("ntt_error_detail", c_char_p) if hasattr(lib, "ntt_error_detail")
+                else (lambda: b""))
 
 
 class CudaInfo(Structure):

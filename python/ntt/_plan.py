@@ -8,7 +8,7 @@ import threading
 
 import numpy as np
 
-from . import _lib
+from . import _cints, _lib
 from ._arrays import (DTYPES, EINVAL, TYPESTR, check_out_alias, check_range,
                       device_operand, host_operand, is_device, stream_handle)
 from ._errors import (InvalidArgumentError, ModulusError, Status, UnsupportedError, check)
@@ -20,12 +20,7 @@ MAX_LOG2_N = 30
 _WIDTH_LIMIT = {32: 1 << 30, 64: 1 << 62}
 
 
-def _int(x, name):
-    try:
-        return operator.index(x)
-    except TypeError:
-        raise InvalidArgumentError(EINVAL, f"{name}: expected an integer, got "
-                                   f"{type(x).__name__}") from None
+_int = _cints.index
 
 
 def _check_moduli(moduli, n, width, negacyclic):
@@ -93,10 +88,8 @@ class Plan(Owned):
         if not moduli:
             raise InvalidArgumentError(EINVAL, "moduli: at least one modulus is needed")
         _check_moduli(moduli, n, width, negacyclic)
-        threads = _int(threads, "threads")
-        batch = _int(batch, "batch")
-        if threads < 0 or batch < 0:
-            raise InvalidArgumentError(EINVAL, "threads and batch must be >= 0")
+        threads = _cints.threads(threads)
+        batch = _cints.size(batch, "batch")
         flags = (_lib.FLAG_NEGACYCLIC if negacyclic else 0) | \
             (_lib.FLAG_NATURAL_ORDER if natural_order else 0)
         opts = _lib.make_options(modmul_code(modmul), flags, threads, batch)

@@ -1,11 +1,10 @@
 """ntt.polymul_mod: the product of two polynomials modulo any p < 2^63."""
 
 import ctypes
-import operator
 
 import numpy as np
 
-from . import _lib
+from . import _cints, _lib
 from ._arrays import EINVAL, check_out_alias, check_range, host_operand, is_device
 from ._errors import InvalidArgumentError, Status, check
 from ._names import backend_code, modmul_code
@@ -34,9 +33,7 @@ def polymul_mod(a, b, p, backend="auto", *, out=None, modmul="default", threads=
                                    f"{type(p).__name__}") from None
     if not 2 <= p < _P_LIMIT:
         raise InvalidArgumentError(EINVAL, f"p = {p}: polymul_mod needs 2 <= p < 2^63")
-    threads = operator.index(threads)
-    if threads < 0:
-        raise InvalidArgumentError(EINVAL, f"threads = {threads}: expected >= 0")
+    threads = _cints.threads(threads)
     ops = []
     for x, name in ((a, "a"), (b, "b")):
         if is_device(x):

@@ -45,7 +45,7 @@ import threading
 
 import numpy as np
 
-from . import _lib
+from . import _cints, _lib
 from ._arrays import check_range, host_operand, is_device
 from ._errors import (InvalidArgumentError, ModulusError, Status,
                       UnsupportedError, check)
@@ -113,9 +113,7 @@ class Context(Owned):
         if not 1 <= dnum <= len(q):
             raise InvalidArgumentError(EINVAL, f"dnum = {dnum}: expected 1 .. len(q) = "
                                        f"{len(q)}")
-        threads = _int(threads, "threads")
-        if threads < 0:
-            raise InvalidArgumentError(EINVAL, f"threads = {threads}: expected >= 0")
+        threads = _cints.threads(threads)
         code = backend_code(backend)
         if code == _lib.BACKEND_CUDA:
             raise UnsupportedError(Status.EUNSUPPORTED, "backend 'cuda': RNS contexts are "

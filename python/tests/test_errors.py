@@ -240,11 +240,28 @@ def test_unavailable_backend_is_unsupported():
                if not ntt.backend_available(b)]
     if not missing:
         pytest.skip("every backend is available on this machine")
-    with pytest.raises(ntt.UnsupportedError) as info:
+    # The message says which backend and why (ntt_error_detail), not only
+    # that the call failed.
+    why = f'backend "{missing[0]}" (is not built|needs|is built but no CUDA GPU)'
+    with pytest.raises(ntt.UnsupportedError, match=why) as info:
         ntt.Plan(N, P, backend=missing[0])
     assert info.value.status == ntt.Status.EUNSUPPORTED
-    with pytest.raises(ntt.UnsupportedError):
+    with pytest.raises(ntt.UnsupportedError, match="ntt_polymul_mod failed: " + why):
         ntt.polymul_mod([1, 2], [3, 4], P, backend=missing[0])
+
+
+def test_the_library_detail_reaches_python():
+    # A condition the package does not check itself, so the library's own
+    # words reach the exception: a batch over the bound of 2^40 / n.
+    with pytest.raises(ntt.InvalidArgumentError, match=r"batch 1099511627776 \(at most"):
+        ntt.Plan(2, P, batch=2**40)
+    # The raw call: the detail is the calling thread's, right after it.
+    import ctypes
+    from ntt import _lib
+    handle = ctypes.c_void_p()
+    status = _lib.plan_create(ctypes.byref(handle), 16, 100, 64, 0, None)
+    assert status == ntt.Status.EMODULUS
+    assert _lib.error_detail().decode() == "modulus 100 is not prime"
 
 
 def test_number_theory_argument_errors():

@@ -60,6 +60,25 @@ def test_environment_variable_first(tmp_path):
     assert (origin, path) == ("NTT_LIBRARY", str(libdir / "libntt.so.0"))
 
 
+def test_relative_environment_variable_is_made_absolute(tmp_path):
+    # NTT_LIBRARY=build/libntt.so from the source root must still hold in a
+    # subprocess that runs elsewhere.
+    site = package_copy(tmp_path, with_library=False)
+    libdir = tmp_path / "lib"
+    libdir.mkdir()
+    shutil.copy(ntt.library_path(), libdir / "libntt.so.0")
+    code = REPORT + "; import os; print(os.environ['NTT_LIBRARY'])"
+    result = run(code, {"PYTHONPATH": str(site), "NTT_LIBRARY": "lib/libntt.so.0"}, tmp_path)
+    origin, path, env = loads3(result)
+    assert (origin, path, env) == ("NTT_LIBRARY", str(libdir / "libntt.so.0"),
+                                   str(libdir / "libntt.so.0"))
+
+
+def loads3(result):
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split()
+
+
 def test_bad_environment_variable_is_an_error(tmp_path):
     site = package_copy(tmp_path, with_library=True)
     for bad in (str(tmp_path / "missing.so"), str(tmp_path)):
@@ -125,6 +144,12 @@ def test_pip_install_offline_without_build_isolation(tmp_path):
     origin, path, product = result.stdout.split("\n")[:3]
     assert origin == "package" and path == str(target / "ntt" / "libntt.so.0")
     assert product == "[3, 0, 3]"
+
+
+def test_package_version_is_the_library_s():
+    major, minor, patch = (int(v) for v in ntt.__version__.split("."))
+    from ntt import _lib
+    assert _lib.version_code == major * 10000 + minor * 100 + patch
 
 
 def test_library_version_is_checked():

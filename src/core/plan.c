@@ -1,4 +1,5 @@
 /* Plan creation, argument validation and dispatch to the backend ops. */
+#include "detail.h"
 #include "internal.h"
 #include "registry.h"
 
@@ -24,25 +25,36 @@ ntt_status ntt_plan_create_variant(ntt_plan **out, size_t n, const uint64_t *mod
                                    size_t count, ntt_width width, ntt_backend backend,
                                    const ntt_plan_options *opts, const ntt_variant_options *vopts)
 {
-    if (!out) return NTT_EINVAL;
+    ntt_detail_clear();
+    if (!out) return ntt_fail(NTT_EINVAL, "the plan pointer is NULL");
     *out = NULL;
-    if (!moduli || count == 0 || !pow2_in_range(n)) return NTT_EINVAL;
-    if (width != NTT_U32 && width != NTT_U64) return NTT_EINVAL;
+    if (!moduli || count == 0 || !pow2_in_range(n))
+        return ntt_fail(NTT_EINVAL, "n = %zu must be a power of two in [2, 2^%d], moduli non-NULL "
+                        "(%s) and count >= 1 (%zu)", n, NTT_MAX_LOG2_N, moduli ? "it is" : "NULL",
+                        count);
+    if (width != NTT_U32 && width != NTT_U64)
+        return ntt_fail(NTT_EINVAL, "width %d is neither NTT_U32 nor NTT_U64", (int)width);
     ntt_plan_options o = {0};
     if (opts) o = *opts;
     ntt_variant_options vo = {NTT_VARIANT_FAST, 0};
     if (vopts) vo = *vopts;
     if ((unsigned)o.modmul > NTT_MODMUL_SHOUP || (unsigned)vo.variant >= NTT_VARIANT_COUNT ||
         (o.flags & ~(NTT_FLAG_NEGACYCLIC | NTT_FLAG_NATURAL_ORDER)) != 0 || o.threads < 0)
-        return NTT_EINVAL;
+        return ntt_fail(NTT_EINVAL, "an option out of range: modmul %d, variant %d, flags 0x%x, "
+                        "threads %d (modmul 0..NTT_MODMUL_SHOUP, flags NEGACYCLIC and "
+                        "NATURAL_ORDER only, threads >= 0)", (int)o.modmul, (int)vo.variant,
+                        o.flags, o.threads);
     if (o.batch == 0) o.batch = 1;
     if (vo.cuda_block == 0) vo.cuda_block = 128;
     if (vo.cuda_block < 32 || vo.cuda_block > 1024 || (vo.cuda_block & (vo.cuda_block - 1)) != 0 ||
         o.batch > ((size_t)1 << 40) / n)
-        return NTT_EINVAL;
-    if ((unsigned)backend >= NTT_BACKEND_COUNT) return NTT_EINVAL;
+        return ntt_fail(NTT_EINVAL, "batch %zu (at most 2^40 / n = %zu) or CUDA block %d (a "
+                        "power of two in [32, 1024]) out of range", o.batch,
+                        ((size_t)1 << 40) / n, vo.cuda_block);
+    if ((unsigned)backend >= NTT_BACKEND_COUNT)
+        return ntt_fail(NTT_EINVAL, "backend %d is not an ntt_backend", (int)backend);
     if (backend == NTT_BACKEND_AUTO) backend = ntt_backend_resolve_auto();
-    if (!ntt_backend_available(backend)) return NTT_EUNSUPPORTED;
+    if (!ntt_backend_available(backend)) return ntt_fail_backend(backend);
     /* The backend's table, or the threaded driver over its kernels. */
     const ntt_backend_ops *ops = ntt_backend_exec_ops(backend, o.threads);
 
@@ -131,11 +143,16 @@ bool ntt_out_of_range(const ntt_plan *plan, const void *a, size_t len, size_t co
 static ntt_status check_call(const ntt_plan *plan, ntt_width w, const void *p1, const void *p2,
                              const void *p3, size_t count, size_t stride)
 {
-    if (!plan || !p1 || !p2 || !p3) return NTT_EINVAL;
-    if (plan->width != w) return NTT_EINVAL;
-    if (count > 0 && stride < plan->n) return NTT_EINVAL;
+    if (!plan || !p1 || !p2 || !p3)
+        return ntt_fail(NTT_EINVAL, plan ? "an array pointer is NULL" : "the plan is NULL");
+    if (plan->width != w)
+        return ntt_fail(NTT_EINVAL, "a u%d call on a u%d plan", w == NTT_U32 ? 32 : 64,
+                        plan->width == NTT_U32 ? 32 : 64);
+    if (count > 0 && stride < plan->n)
+        return ntt_fail(NTT_EINVAL, "stride %zu is below n = %zu", stride, plan->n);
     /* The batch's last element index must not overflow. */
-    if (count > 1 && stride > (SIZE_MAX / 8 - plan->n) / (count - 1)) return NTT_EINVAL;
+    if (count > 1 && stride > (SIZE_MAX / 8 - plan->n) / (count - 1))
+        return ntt_fail(NTT_EINVAL, "count %zu times stride %zu overflows", count, stride);
     return NTT_OK;
 }
 
@@ -168,7 +185,8 @@ static ntt_status run_transform(ntt_plan *plan, ntt_width w, void *a, size_t cou
 {
     ntt_status s = check_call(plan, w, a, a, a, count, stride);
     if (s != NTT_OK || count == 0) return s;
-    if (ntt_out_of_range(plan, a, plan->n, count, stride)) return NTT_ERANGE;
+    if (ntt_out_of_range(plan, a, plan->n, count, stride))
+        return ntt_fail_range(plan, "a", a, plan->n, count, stride);
     return ntt_exec_transform(plan, a, count, stride, inverse);
 }
 
@@ -180,8 +198,9 @@ static ntt_status run_pointwise(ntt_plan *plan, ntt_width w, void *c, const void
     const ntt_backend_ops *ops = plan->ops;
     if (!(ops->pointwise && ops->pointwise_checks_inputs) &&
         ntt_operands_out_of_range(plan, a, plan->n, b, plan->n, count, stride))
-        return NTT_ERANGE;
-    return NTT_OP(ops, pointwise)(plan, c, a, b, count, stride);
+        return ntt_fail_operands_range(plan, a, plan->n, b, plan->n, count, stride);
+    s = NTT_OP(ops, pointwise)(plan, c, a, b, count, stride);
+    return ntt_detail_operands(s, plan, a, plan->n, b, plan->n, count, stride);
 }
 
 static ntt_status run_polymul(ntt_plan *plan, ntt_width w, void *c, const void *a, const void *b,
@@ -189,10 +208,12 @@ static ntt_status run_polymul(ntt_plan *plan, ntt_width w, void *c, const void *
 {
     ntt_status s = check_call(plan, w, c, a, b, count, stride);
     if (s != NTT_OK || count == 0) return s;
-    if (product_out_of_range(plan, a, plan->n, b, plan->n, count, stride)) return NTT_ERANGE;
+    if (product_out_of_range(plan, a, plan->n, b, plan->n, count, stride))
+        return ntt_fail_operands_range(plan, a, plan->n, b, plan->n, count, stride);
     const ntt_backend_ops *ops = plan->ops;
     const size_t n = plan->n;
-    return NTT_OP(ops, polymul)(plan, c, n, a, n, b, n, count, stride, false);
+    s = NTT_OP(ops, polymul)(plan, c, n, a, n, b, n, count, stride, false);
+    return ntt_detail_operands(s, plan, a, n, b, n, count, stride);
 }
 
 static ntt_status run_linear(ntt_plan *plan, ntt_width w, void *c, const void *a, size_t la,
@@ -200,12 +221,17 @@ static ntt_status run_linear(ntt_plan *plan, ntt_width w, void *c, const void *a
 {
     ntt_status s = check_call(plan, w, c, a, b, 1, plan ? plan->n : 0);
     if (s != NTT_OK) return s;
-    if (la == 0 || lb == 0 || la > plan->n || lb > plan->n - la + 1) return NTT_EINVAL;
+    if (la == 0 || lb == 0 || la > plan->n || lb > plan->n - la + 1)
+        return ntt_fail(NTT_EINVAL, "la = %zu and lb = %zu must be >= 1, la + lb - 1 <= n = %zu",
+                        la, lb, plan->n);
     const size_t e = w == NTT_U32 ? 4 : 8, lc = la + lb - 1;
-    if (ntt_overlaps(c, lc * e, a, la * e) || ntt_overlaps(c, lc * e, b, lb * e)) return NTT_EINVAL;
-    if (product_out_of_range(plan, a, la, b, lb, 1, plan->n)) return NTT_ERANGE;
+    if (ntt_overlaps(c, lc * e, a, la * e) || ntt_overlaps(c, lc * e, b, lb * e))
+        return ntt_fail(NTT_EINVAL, "c overlaps a or b");
+    if (product_out_of_range(plan, a, la, b, lb, 1, plan->n))
+        return ntt_fail_operands_range(plan, a, la, b, lb, 1, plan->n);
     const ntt_backend_ops *ops = plan->ops;
-    return NTT_OP(ops, polymul)(plan, c, lc, a, la, b, lb, 1, plan->n, false);
+    s = NTT_OP(ops, polymul)(plan, c, lc, a, la, b, lb, 1, plan->n, false);
+    return ntt_detail_operands(s, plan, a, la, b, lb, 1, plan->n);
 }
 
 /* The public calls, one line each into the shared run_* above. */

@@ -1,6 +1,7 @@
 /* ntt_polymul_mod: products modulo any p in [2, 2^63), with a plan cache,
    the direct NTT path, the multi-prime CRT path and schoolbook for tiny
    inputs. */
+#include "detail.h"
 #include "internal.h"
 #include "registry.h"
 
@@ -292,18 +293,27 @@ ntt_status ntt_polymul_mod_variant(uint64_t *c, const uint64_t *a, size_t la, co
                                    size_t lb, uint64_t p, ntt_backend backend,
                                    const ntt_plan_options *opts, ntt_variant variant)
 {
-    if (!c || !a || !b || la == 0 || lb == 0) return NTT_EINVAL;
-    if (p < 2 || p >= ((uint64_t)1 << 63)) return NTT_EINVAL;
-    if (la > NTT_POLYMUL_MAX_LEN || lb > NTT_POLYMUL_MAX_LEN - la + 1) return NTT_EINVAL;
+    ntt_detail_clear();
+    if (!c || !a || !b || la == 0 || lb == 0)
+        return ntt_fail(NTT_EINVAL, "c, a and b must be non-NULL and la, lb >= 1 (la = %zu, lb = "
+                        "%zu)", la, lb);
+    if (p < 2 || p >= ((uint64_t)1 << 63))
+        return ntt_fail(NTT_EINVAL, "modulus %llu is not in [2, 2^63)", (unsigned long long)p);
+    if (la > NTT_POLYMUL_MAX_LEN || lb > NTT_POLYMUL_MAX_LEN - la + 1)
+        return ntt_fail(NTT_EINVAL, "la + lb - 1 = %zu + %zu - 1 exceeds 2^%d", la, lb,
+                        NTT_MAX_LOG2_N);
     const size_t lc = la + lb - 1;
-    if (ntt_overlaps(c, lc * 8, a, la * 8) || ntt_overlaps(c, lc * 8, b, lb * 8)) return NTT_EINVAL;
-    if ((unsigned)backend >= NTT_BACKEND_COUNT) return NTT_EINVAL;
+    if (ntt_overlaps(c, lc * 8, a, la * 8) || ntt_overlaps(c, lc * 8, b, lb * 8))
+        return ntt_fail(NTT_EINVAL, "c overlaps a or b");
+    if ((unsigned)backend >= NTT_BACKEND_COUNT)
+        return ntt_fail(NTT_EINVAL, "backend %d is not an ntt_backend", (int)backend);
     mul_opts m = {.variant = variant};
     if (opts) m.o = *opts;
     m.o.flags = 0;
     if ((unsigned)m.o.modmul > NTT_MODMUL_SHOUP || (unsigned)variant >= NTT_VARIANT_COUNT ||
         m.o.threads < 0)
-        return NTT_EINVAL;
+        return ntt_fail(NTT_EINVAL, "an option out of range: modmul %d, variant %d, threads %d",
+                        (int)m.o.modmul, (int)variant, m.o.threads);
     if (backend == NTT_BACKEND_AUTO) backend = ntt_backend_resolve_auto();
     /* The table the plans will run (the threaded driver where threads ask
        for it), whose input check is the one to take. */
@@ -319,10 +329,11 @@ ntt_status ntt_polymul_mod_variant(uint64_t *c, const uint64_t *a, size_t la, co
        inputs once; every other path checks them first, before the status
        of an unusable backend, as always. */
     const bool checked_there = is_direct && ops->polymul_checks_single;
-    if (!checked_there && inputs_geq(ops, a, la, b, lb, p, m.o.threads)) return NTT_ERANGE;
+    if (!checked_there && inputs_geq(ops, a, la, b, lb, p, m.o.threads))
+        return ntt_fail_geq(a, la, b, lb, p);
     /* Decided here, not by the plan, so that the answer does not depend on
        whether the inputs are short enough for schoolbook. */
-    if (!usable) return NTT_EUNSUPPORTED;
+    if (!usable) return ntt_fail_unsupported(backend, variant, m.o.modmul);
 
     if (school) {
         if (la <= lb)
@@ -331,7 +342,8 @@ ntt_status ntt_polymul_mod_variant(uint64_t *c, const uint64_t *a, size_t la, co
             schoolbook(c, b, lb, a, la, p);
         return NTT_OK;
     }
-    if (is_direct) return direct(c, a, la, b, lb, p, n, backend, &m);
+    if (is_direct)
+        return ntt_detail_geq(direct(c, a, la, b, lb, p, n, backend, &m), a, la, b, lb, p);
     return via_crt(c, a, la, b, lb, p, n, backend, &m);
 }
 

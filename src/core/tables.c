@@ -1,4 +1,5 @@
 /* Canonical twiddle tables (tree order, see internal.h) and constants. */
+#include "detail.h"
 #include "internal.h"
 
 #include <stdlib.h>
@@ -62,12 +63,24 @@ ntt_status ntt_modulus_init(ntt_modulus *m, uint64_t p, size_t n, ntt_width widt
 {
     memset(m, 0, sizeof *m);
     const uint64_t limit = width == NTT_U32 ? (uint64_t)1 << 30 : (uint64_t)1 << 62;
-    if (p < 3 || p >= limit || !ntt_prime_u64(p)) return NTT_EMODULUS;
+    if (p < 3 || p >= limit)
+        return ntt_fail(NTT_EMODULUS, "modulus %llu is out of range for u%d elements (3 <= p < "
+                        "2^%d)", (unsigned long long)p, width == NTT_U32 ? 32 : 64,
+                        width == NTT_U32 ? 30 : 62);
+    if (!ntt_prime_u64(p))
+        return ntt_fail(NTT_EMODULUS, "modulus %llu is not prime", (unsigned long long)p);
     const bool nega = (flags & NTT_FLAG_NEGACYCLIC) != 0;
     const uint64_t N = nega ? 2 * (uint64_t)n : (uint64_t)n;
-    if ((p - 1) % N != 0) return NTT_EMODULUS;
+    if ((p - 1) % N != 0)
+        return ntt_fail(NTT_EMODULUS, "modulus %llu has no root of unity of order %llu: a %s "
+                        "plan of size n = %zu needs %s | p-1, and p-1 = 2^%d * odd",
+                        (unsigned long long)p, (unsigned long long)N,
+                        nega ? "negacyclic" : "cyclic", n, nega ? "2n" : "n",
+                        __builtin_ctzll(p - 1));
     const uint64_t r = root_of_order(p, N);
-    if (r == 0) return NTT_EMODULUS;
+    if (r == 0)
+        return ntt_fail(NTT_EMODULUS, "modulus %llu: no root of unity of order %llu found",
+                        (unsigned long long)p, (unsigned long long)N);
 
     /* Node lvl+k at level lvl = 2^d has exponent t = (e0 + N*brv_d(k)) / (2 lvl)
        with e0 = 0 (cyclic) or N/2 (negacyclic): w[lvl + k] = c_d u_d^brv_d(k)

@@ -1,6 +1,7 @@
 /* The moduli of a distributed plan: p itself where it is an NTT prime for
    the plan, else a set of CRT primes and Garner's reconstruction, run per
    coefficient on the rank that holds it (no communication). */
+#include "detail.h"
 #include "mpi_internal.h"
 #include "fourstep.h"
 
@@ -99,7 +100,10 @@ ntt_status mpi_moduli_init(ntt_mpi_plan *plan, bool small)
     const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
     const uint64_t order = nega ? 2 * (uint64_t)plan->n : (uint64_t)plan->n;
     const uint64_t wlimit = plan->width == NTT_U32 ? (uint64_t)1 << 30 : (uint64_t)1 << 63;
-    if (p < 2 || p >= wlimit) return NTT_EMODULUS;
+    if (p < 2 || p >= wlimit)
+        return ntt_fail(NTT_EMODULUS, "modulus %llu is not in [2, 2^%d) for u%d arrays",
+                        (unsigned long long)p, plan->width == NTT_U32 ? 30 : 63,
+                        plan->width == NTT_U32 ? 32 : 64);
     const uint64_t dlimit = plan->width == NTT_U32 ? (uint64_t)1 << 30 : (uint64_t)1 << 62;
     plan->direct = p > 2 && p < dlimit && (p - 1) % order == 0 && ntt_is_prime(p);
     if (plan->direct) {
@@ -110,11 +114,16 @@ ntt_status mpi_moduli_init(ntt_mpi_plan *plan, bool small)
         uint64_t q[MPI_MAX_MOD];
         /* Sizes beyond the small set's roots take the large set. */
         const bool use_small = small && order <= (uint64_t)1 << 30;
-        if (order > (uint64_t)1 << (use_small ? 30 : 32)) return NTT_EMODULUS;
+        if (order > (uint64_t)1 << (use_small ? 30 : 32))
+            return ntt_fail(NTT_EMODULUS, "modulus %llu is not an NTT prime for order %llu, and "
+                            "the CRT primes have no root of that order", (unsigned long long)p,
+                            (unsigned long long)order);
         const size_t nq = crt_set(use_small, q);
-        if (nq == 0) return NTT_EMODULUS;
+        if (nq == 0) return ntt_fail(NTT_EMODULUS, "no CRT prime set for these ranks' backends");
         const size_t t = crt_count(plan->n, p, q, nq, nega);
-        if (t == 0) return NTT_EMODULUS;
+        if (t == 0)
+            return ntt_fail(NTT_EMODULUS, "modulus %llu at n = %zu: the CRT primes' product "
+                            "cannot hold the exact coefficients", (unsigned long long)p, plan->n);
         plan->nmod = t;
         plan->ww = NTT_U64;
         for (size_t k = 0; k < t; k++) mod_init(&plan->mod[k], q[k], NTT_U64, order);

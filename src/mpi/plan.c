@@ -1,6 +1,7 @@
 /* Distributed plans: collective creation with agreed arguments and status,
    the four-step layout, per-thread local plans, message buffers and the
    column twists. */
+#include "detail.h"
 #include "mpi_internal.h"
 #include "fourstep.h"
 
@@ -31,7 +32,9 @@ ntt_status mpi_agree(ntt_mpi_plan *plan, ntt_status st)
     const double t0 = mpi_now();
     int mine = (int)st, all = 0;
     if (MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, plan->comm) != MPI_SUCCESS)
-        all = NTT_EBACKEND;
+        all = ntt_fail(NTT_EBACKEND, "MPI_Allreduce (the ranks' agreement) failed");
+    else if (all > mine)
+        ntt_fail((ntt_status)all, "another rank failed: %s", ntt_status_string((ntt_status)all));
     plan->stats.agreements++;
     plan->stats.agree_s += mpi_now() - t0;
     return (ntt_status)all;
@@ -315,17 +318,21 @@ static ntt_status plan_build(ntt_mpi_plan *plan, ntt_backend backend, const ntt_
 ntt_status ntt_mpi_plan_create(ntt_mpi_plan **out, MPI_Comm comm, size_t n, uint64_t p,
                                ntt_width width, ntt_backend backend, const ntt_plan_options *opts)
 {
+    ntt_detail_clear();
     if (out) *out = NULL;
-    if (comm == MPI_COMM_NULL) return NTT_EINVAL;
+    if (comm == MPI_COMM_NULL) return ntt_fail(NTT_EINVAL, "comm is MPI_COMM_NULL");
     ntt_plan_options o = {0};
     if (opts) o = *opts;
     ntt_status st = NTT_OK;
     if (!out || !pow2_ok(n) || (width != NTT_U32 && width != NTT_U64) ||
         (o.flags & ~NTT_FLAG_NEGACYCLIC) != 0 || o.threads < 0 ||
         (unsigned)o.modmul > NTT_MODMUL_SHOUP || (unsigned)backend >= NTT_BACKEND_COUNT)
-        st = NTT_EINVAL;
+        st = ntt_fail(NTT_EINVAL, "plan pointer %s, n = %zu (a power of two, 2 .. 2^40), width "
+                      "%d, flags 0x%x (NEGACYCLIC only), threads %d, modmul %d or backend %d out "
+                      "of range", out ? "set" : "NULL", n, (int)width, o.flags, o.threads,
+                      (int)o.modmul, (int)backend);
     else if (!ntt_backend_available(backend))
-        st = NTT_EUNSUPPORTED;
+        st = ntt_fail_backend(backend);
 
     ntt_mpi_plan *plan = calloc(1, sizeof *plan);
     if (!plan) st = st ? st : NTT_ENOMEM;
@@ -333,7 +340,7 @@ ntt_status ntt_mpi_plan_create(ntt_mpi_plan **out, MPI_Comm comm, size_t n, uint
     /* The plan's own communicator: its errors come back as codes. */
     if (MPI_Comm_dup(comm, &dup) != MPI_SUCCESS) {
         free(plan);
-        return NTT_EBACKEND;
+        return ntt_fail(NTT_EBACKEND, "MPI_Comm_dup failed");
     }
     MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
     if (!plan) {

@@ -1,0 +1,117 @@
+/* ntt_error_detail(): one bounded thread-local text per thread, written
+   only when a call fails (detail.h says which calls set it). */
+#include "detail.h"
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+/* Long enough for two 20-digit numbers and a sentence; longer texts are
+   cut, never overrun. */
+static _Thread_local char detail[256];
+
+const char *ntt_error_detail(void) { return detail; }
+
+void ntt_detail_clear(void) { detail[0] = '\0'; }
+
+ntt_status ntt_fail(ntt_status s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+ntt_status ntt_fail_backend(ntt_backend b)
+{
+    const char *name = ntt_backend_name(b);
+    if (!ntt_backend_lookup(b))
+        return ntt_fail(NTT_EUNSUPPORTED, "backend \"%s\" is not built into this libntt%s", name,
+                        b == NTT_BACKEND_CUDA     ? " (nvcc was not found when it was built)"
+                        : b == NTT_BACKEND_OPENMP ? " (the compiler had no OpenMP)"
+                                                  : " (not an x86-64 build)");
+    switch (b) {
+    case NTT_BACKEND_AVX2:
+        return ntt_fail(NTT_EUNSUPPORTED, "backend \"avx2\" needs AVX2, FMA and BMI2, which this "
+                        "CPU (or the OS) does not provide");
+    case NTT_BACKEND_AVX512:
+        return ntt_fail(NTT_EUNSUPPORTED, "backend \"avx512\" needs AVX-512 F, VL, BW and DQ "
+                        "(and AVX2, FMA, BMI2), which this CPU (or the OS) does not provide");
+    case NTT_BACKEND_CUDA:
+        return ntt_fail(NTT_EUNSUPPORTED, "backend \"cuda\" is built but no CUDA GPU is usable "
+                        "here (no device, or no NVIDIA driver)");
+    default:
+        return ntt_fail(NTT_EUNSUPPORTED, "backend \"%s\" is not usable here", name);
+    }
+}
+
+ntt_status ntt_fail_range(const ntt_plan *plan, const char *name, const void *a, size_t len,
+                          size_t count, size_t stride)
+{
+    for (size_t i = 0; i < count; i++) {
+        const uint64_t p = plan->mod[i % plan->nmod].p;
+        for (size_t j = 0; j < len; j++) {
+            const size_t k = i * stride + j;
+            const uint64_t v = plan->width == NTT_U32 ? ((const uint32_t *)a)[k]
+                                                      : ((const uint64_t *)a)[k];
+            if (v < p) continue;
+            if (count == 1)
+                return ntt_fail(NTT_ERANGE, "%s[%zu] = %llu is not below the modulus %llu", name,
+                                j, (unsigned long long)v, (unsigned long long)p);
+            return ntt_fail(NTT_ERANGE,
+                            "%s[%zu] (item %zu, coefficient %zu) = %llu is not below its modulus "
+                            "%llu", name, k, i, j, (unsigned long long)v, (unsigned long long)p);
+        }
+    }
+    return ntt_fail(NTT_ERANGE, "an input coefficient is not below its modulus");
+}
+
+static bool any_out_of_range(const ntt_plan *plan, const void *a, size_t len, size_t count,
+                             size_t stride)
+{
+    return a && len > 0 && ntt_out_of_range(plan, a, len, count, stride);
+}
+
+ntt_status ntt_fail_operands_range(const ntt_plan *plan, const void *a, size_t la, const void *b,
+                                   size_t lb, size_t count, size_t stride)
+{
+    if (any_out_of_range(plan, a, la, count, stride))
+        return ntt_fail_range(plan, "a", a, la, count, stride);
+    return ntt_fail_range(plan, "b", b, lb, count, stride);
+}
+
+ntt_status ntt_detail_operands(ntt_status s, const ntt_plan *plan, const void *a, size_t la,
+                               const void *b, size_t lb, size_t count, size_t stride)
+{
+    if (s == NTT_ERANGE) ntt_fail_operands_range(plan, a, la, b, lb, count, stride);
+    return s;
+}
+
+ntt_status ntt_fail_geq(const uint64_t *a, size_t la, const uint64_t *b, size_t lb, uint64_t p)
+{
+    for (size_t i = 0; i < la + lb; i++) {
+        const uint64_t v = i < la ? a[i] : b[i - la];
+        if (v >= p)
+            return ntt_fail(NTT_ERANGE, "%s[%zu] = %llu is not below the modulus %llu",
+                            i < la ? "a" : "b", i < la ? i : i - la, (unsigned long long)v,
+                            (unsigned long long)p);
+    }
+    return ntt_fail(NTT_ERANGE, "an input coefficient is not below the modulus %llu",
+                    (unsigned long long)p);
+}
+
+ntt_status ntt_detail_geq(ntt_status s, const uint64_t *a, size_t la, const uint64_t *b,
+                          size_t lb, uint64_t p)
+{
+    if (s == NTT_ERANGE) ntt_fail_geq(a, la, b, lb, p);
+    return s;
+}
+
+ntt_status ntt_fail_unsupported(ntt_backend b, ntt_variant v, ntt_modmul m)
+{
+    const ntt_backend_ops *ops = ntt_backend_lookup(b);
+    if (!ops || !ops->available()) return ntt_fail_backend(b);
+    return ntt_fail(NTT_EUNSUPPORTED, "backend \"%s\" has no variant \"%s\" with modmul \"%s\"",
+                    ntt_backend_name(b), ntt_variant_name(v), ntt_modmul_name(m));
+}
