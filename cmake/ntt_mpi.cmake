@@ -21,8 +21,7 @@ add_library(ntt_mpi_objects OBJECT
   src/mpi/exec.c
   src/mpi/layout.c
   src/mpi/crt.c
-  src/mpi/twist.c
-  src/mpi/master_slave.c)
+  src/mpi/twist.c)
 target_include_directories(ntt_mpi_objects PUBLIC
   $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>)
 target_include_directories(ntt_mpi_objects PRIVATE src/core)
@@ -63,8 +62,10 @@ install(TARGETS ntt_mpi_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # wrapper (bench/mpi_pmpi.c) counts and times the MPI calls of the program
 # it is linked into, so both are an object library: a program that links
 # it gets every object, the wrapper's MPI_* ahead of libmpi's.
-add_library(ntt_bench_mpi_objs OBJECT bench/mpi_bench.c bench/mpi_pmpi.c)
-target_include_directories(ntt_bench_mpi_objs PRIVATE bench src/mpi src/core)
+# The course's master-slave baseline (src/course) rides with it.
+add_library(ntt_bench_mpi_objs OBJECT bench/mpi_bench.c bench/mpi_pmpi.c
+            src/course/mpi_master_slave.c)
+target_include_directories(ntt_bench_mpi_objs PRIVATE bench src/course src/mpi src/core)
 target_link_libraries(ntt_bench_mpi_objs PUBLIC ntt_mpi_static ntt_tool_support m)
 target_compile_definitions(ntt_bench_mpi_objs PRIVATE NTT_HAVE_MPI_BENCH)
 target_compile_options(ntt_bench_mpi_objs PRIVATE ${NTT_WARN})
