@@ -21,7 +21,7 @@
 #include "rng.h"
 #include "series.h"
 #include "sysinfo.h"
-#include "variant.h"
+#include "course.h" /* the course ladder (src/course, not installed) */
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
      openmp        ntt_polymul_mod_ex on rank 0, threads = ranks, while the
                    other ranks sleep (a polled MPI_Ibarrier, not a spin);
      master-slave  rank 0 transforms, broadcast, slices, MPI_Allgatherv,
-                   rank 0 inverts (src/mpi/master_slave.c).
+                   rank 0 inverts (src/course/mpi_master_slave.c).
    Repetitions run in rounds, one call of each row per round (drift hits
    all rows alike).  A repetition's time is the slowest rank's, between a
    barrier and the end of the call.  Every MPI call inside a timed call is
@@ -23,7 +23,7 @@
 #include "bench.h"
 #include "sysinfo.h"
 #include "mpi_pmpi.h"
-#include "master_slave.h"
+#include "mpi_master_slave.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -9,7 +9,7 @@
 #include "ref.h"
 #include "series.h"
 #include "sysinfo.h"
-#include "variant.h"
+#include "course.h" /* the course ladder (src/course, not installed) */
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
 #define NTT_TEST_COMMON_H
 
 #include "ntt.h"
-#include "variant.h" /* the course ladder (src/core, not installed) */
+#include "course.h" /* the course ladder (src/course, not installed) */
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "ntt.h"
-#include "variant.h" /* the course ladder (src/core, not installed) */
+#include "course.h" /* the course ladder (src/course, not installed) */
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* Status strings and the names of backends, modmul kinds and variants. */
+/* Status strings and the names of backends and modmul kinds. */
 #include "internal.h"
 
 #include <strings.h>
@@ -24,8 +24,6 @@ const char *ntt_status_string(ntt_status s)
 static const char *const backend_names[NTT_BACKEND_COUNT] = {"auto",   "scalar", "avx2",
                                                               "openmp", "cuda",   "avx512"};
 static const char *const modmul_names[] = {"default", "naive", "barrett", "montgomery", "shoup"};
-static const char *const variant_names[] = {"fast", "baseline", "gpu-table", "gpu-async",
-                                            "gpu-shared"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -60,18 +58,5 @@ ntt_status ntt_modmul_from_name(const char *name, ntt_modmul *m)
     int i = lookup(modmul_names, COUNT(modmul_names), name);
     if (i < 0 || !m) return NTT_EINVAL;
     *m = (ntt_modmul)i;
-    return NTT_OK;
-}
-
-const char *ntt_variant_name(ntt_variant v)
-{
-    return (unsigned)v < COUNT(variant_names) ? variant_names[v] : "unknown";
-}
-
-ntt_status ntt_variant_from_name(const char *name, ntt_variant *v)
-{
-    int i = lookup(variant_names, COUNT(variant_names), name);
-    if (i < 0 || !v) return NTT_EINVAL;
-    *v = (ntt_variant)i;
     return NTT_OK;
 }

@@ -1,4 +1,5 @@
 /* Plan creation, argument validation and dispatch to the backend ops. */
+#include "addon_plan.h"
 #include "detail.h"
 #include "internal.h"
 #include "registry.h"
@@ -21,9 +22,11 @@ void ntt_plan_destroy(ntt_plan *plan)
     free(plan);
 }
 
-ntt_status ntt_plan_create_variant(ntt_plan **out, size_t n, const uint64_t *moduli,
-                                   size_t count, ntt_width width, ntt_backend backend,
-                                   const ntt_plan_options *opts, const ntt_variant_options *vopts)
+/* Every plan is made here: a library backend's (addon NULL) or an add-on's
+   (addon.h), which runs through the adapter ops. */
+static ntt_status plan_create(ntt_plan **out, size_t n, const uint64_t *moduli, size_t count,
+                              ntt_width width, ntt_backend backend, const ntt_plan_options *opts,
+                              const ntt_variant_options *vopts, const ntt_addon_init *addon)
 {
     ntt_detail_clear();
     if (!out) return ntt_fail(NTT_EINVAL, "the plan pointer is NULL");
@@ -57,6 +60,12 @@ ntt_status ntt_plan_create_variant(ntt_plan **out, size_t n, const uint64_t *mod
     if (!ntt_backend_available(backend)) return ntt_fail_backend(backend);
     /* The backend's table, or the threaded driver over its kernels. */
     const ntt_backend_ops *ops = ntt_backend_exec_ops(backend, o.threads);
+    if (addon) {
+        if (!addon->ops->supports(backend, o.modmul, addon->arg))
+            return ntt_fail(NTT_EUNSUPPORTED, "the add-on does not offer this backend with "
+                                              "this modular multiplication");
+        ops = &ntt_addon_backend_ops;
+    }
 
     ntt_plan *plan = calloc(1, sizeof *plan);
     if (!plan) return NTT_ENOMEM;
@@ -85,6 +94,7 @@ ntt_status ntt_plan_create_variant(ntt_plan **out, size_t n, const uint64_t *mod
             return s;
         }
     }
+    plan->backend_data = (void *)addon; /* what the adapter's plan_init reads */
     ntt_status s = ops->plan_init(plan);
     plan->ops = ops; /* after init: plan_free runs only on an initialised plan */
     if (s != NTT_OK) {
@@ -98,11 +108,31 @@ ntt_status ntt_plan_create_variant(ntt_plan **out, size_t n, const uint64_t *mod
     return NTT_OK;
 }
 
+ntt_status ntt_plan_create_ladder(ntt_plan **plan, size_t n, const uint64_t *moduli,
+                                   size_t count, ntt_width width, ntt_backend backend,
+                                  const ntt_plan_options *opts, const ntt_variant_options *vopts)
+{
+    return plan_create(plan, n, moduli, count, width, backend, opts, vopts, NULL);
+}
+
+ntt_status ntt_plan_create_addon(ntt_plan **plan, size_t n, const uint64_t *moduli, size_t count,
+                                 ntt_width width, ntt_backend backend,
+                                 const ntt_plan_options *opts, const ntt_addon_ops *ops,
+                                 const void *arg)
+{
+    if (!ops) {
+        if (plan) *plan = NULL;
+        return NTT_EINVAL;
+    }
+    const ntt_addon_init in = {ops, arg};
+    return plan_create(plan, n, moduli, count, width, backend, opts, NULL, &in);
+}
+
 ntt_status ntt_plan_create_rns(ntt_plan **plan, size_t n, const uint64_t *moduli, size_t count,
                                ntt_width width, ntt_backend backend,
                                const ntt_plan_options *opts)
 {
-    return ntt_plan_create_variant(plan, n, moduli, count, width, backend, opts, NULL);
+    return plan_create(plan, n, moduli, count, width, backend, opts, NULL, NULL);
 }
 
 ntt_status ntt_plan_create(ntt_plan **plan, size_t n, uint64_t p, ntt_width width,
@@ -115,7 +145,7 @@ size_t ntt_plan_size(const ntt_plan *plan) { return plan ? plan->n : 0; }
 ntt_width ntt_plan_width(const ntt_plan *plan) { return plan ? plan->width : NTT_U32; }
 ntt_backend ntt_plan_backend(const ntt_plan *plan) { return plan ? plan->backend : NTT_BACKEND_AUTO; }
 ntt_modmul ntt_plan_modmul(const ntt_plan *plan) { return plan ? plan->modmul : NTT_MODMUL_DEFAULT; }
-ntt_variant ntt_plan_variant(const ntt_plan *plan) { return plan ? plan->variant : NTT_VARIANT_FAST; }
+ntt_variant ntt_plan_ladder(const ntt_plan *plan) { return plan ? plan->variant : NTT_VARIANT_FAST; }
 
 size_t ntt_plan_moduli(const ntt_plan *plan, const uint64_t **moduli)
 {

@@ -1,6 +1,7 @@
 /* ntt_polymul_mod: products modulo any p in [2, 2^63), with a plan cache,
    the direct NTT path, the multi-prime CRT path and schoolbook for tiny
    inputs. */
+#include "addon_plan.h"
 #include "detail.h"
 #include "internal.h"
 #include "registry.h"
@@ -14,6 +15,7 @@
 typedef struct {
     ntt_plan_options o;
     ntt_variant variant;
+    const ntt_addon_init *addon; /* NULL: the library's plans (cached) */
 } mul_opts;
 
 /* ---- plan cache ----------------------------------------------------------- */
@@ -47,6 +49,9 @@ static bool entry_matches(const cache_entry *e, uint64_t p, size_t n, ntt_width 
 static ntt_status plan_acquire(ntt_plan **out, size_t n, uint64_t p, ntt_width w, ntt_backend b,
                                const mul_opts *m)
 {
+    ntt_plan_options po = m->o;
+    po.flags = 0;
+    if (m->addon) return ntt_plan_create_addon(out, n, &p, 1, w, b, &po, m->addon->ops, m->addon->arg);
     pthread_mutex_lock(&cache_lock);
     for (int i = 0; i < CACHE_SLOTS; i++) {
         cache_entry *e = &cache[i];
@@ -59,14 +64,16 @@ static ntt_status plan_acquire(ntt_plan **out, size_t n, uint64_t p, ntt_width w
         }
     }
     pthread_mutex_unlock(&cache_lock);
-    ntt_plan_options po = m->o;
-    po.flags = 0;
     const ntt_variant_options vo = {m->variant, 0};
-    return ntt_plan_create_variant(out, n, &p, 1, w, b, &po, &vo);
+    return ntt_plan_create_ladder(out, n, &p, 1, w, b, &po, &vo);
 }
 
 static void plan_release(ntt_plan *plan, const mul_opts *m)
 {
+    if (m->addon) {
+        ntt_plan_destroy(plan);
+        return;
+    }
     pthread_mutex_lock(&cache_lock);
     for (int i = 0; i < CACHE_SLOTS; i++) {
         if (cache[i].plan == plan) {
@@ -289,9 +296,10 @@ static bool inputs_geq(const ntt_backend_ops *ops, const uint64_t *a, size_t la,
     return ntt_any_geq_u64(a, la, p) || ntt_any_geq_u64(b, lb, p);
 }
 
-ntt_status ntt_polymul_mod_variant(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
-                                   size_t lb, uint64_t p, ntt_backend backend,
-                                   const ntt_plan_options *opts, ntt_variant variant)
+static ntt_status polymul_mod(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
+                              size_t lb, uint64_t p, ntt_backend backend,
+                              const ntt_plan_options *opts, ntt_variant variant,
+                              const ntt_addon_init *addon)
 {
     ntt_detail_clear();
     if (!c || !a || !b || la == 0 || lb == 0)
@@ -307,7 +315,7 @@ ntt_status ntt_polymul_mod_variant(uint64_t *c, const uint64_t *a, size_t la, co
         return ntt_fail(NTT_EINVAL, "c overlaps a or b");
     if ((unsigned)backend >= NTT_BACKEND_COUNT)
         return ntt_fail(NTT_EINVAL, "backend %d is not an ntt_backend", (int)backend);
-    mul_opts m = {.variant = variant};
+    mul_opts m = {.variant = variant, .addon = addon};
     if (opts) m.o = *opts;
     m.o.flags = 0;
     if ((unsigned)m.o.modmul > NTT_MODMUL_SHOUP || (unsigned)variant >= NTT_VARIANT_COUNT ||
@@ -318,7 +326,9 @@ ntt_status ntt_polymul_mod_variant(uint64_t *c, const uint64_t *a, size_t la, co
     /* The table the plans will run (the threaded driver where threads ask
        for it), whose input check is the one to take. */
     const ntt_backend_ops *ops = ntt_backend_exec_ops(backend, m.o.threads);
-    const bool usable = ops && ops->available() && ops->supports(variant, m.o.modmul);
+    const bool usable = ops && ops->available() &&
+                        (addon ? addon->ops->supports(backend, m.o.modmul, addon->arg) != 0
+                               : ops->supports(variant, m.o.modmul) != 0);
     const bool school = la < lb ? la <= 8 : lb <= 8;
     size_t n = 2;
     while (n < lc) n <<= 1;
@@ -328,7 +338,7 @@ ntt_status ntt_polymul_mod_variant(uint64_t *c, const uint64_t *a, size_t la, co
     /* A direct product on a backend that checks what it loads reads the
        inputs once; every other path checks them first, before the status
        of an unusable backend, as always. */
-    const bool checked_there = is_direct && ops->polymul_checks_single;
+    const bool checked_there = is_direct && !addon && ops->polymul_checks_single;
     if (!checked_there && inputs_geq(ops, a, la, b, lb, p, m.o.threads))
         return ntt_fail_geq(a, la, b, lb, p);
     /* Decided here, not by the plan, so that the answer does not depend on
@@ -351,7 +361,24 @@ ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la, const u
                               size_t lb, uint64_t p, ntt_backend backend,
                               const ntt_plan_options *opts)
 {
-    return ntt_polymul_mod_variant(c, a, la, b, lb, p, backend, opts, NTT_VARIANT_FAST);
+    return polymul_mod(c, a, la, b, lb, p, backend, opts, NTT_VARIANT_FAST, NULL);
+}
+
+ntt_status ntt_polymul_mod_ladder(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
+                                   size_t lb, uint64_t p, ntt_backend backend,
+                                   const ntt_plan_options *opts, ntt_variant variant)
+{
+    return polymul_mod(c, a, la, b, lb, p, backend, opts, variant, NULL);
+}
+
+ntt_status ntt_polymul_mod_addon(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
+                                 size_t lb, uint64_t p, ntt_backend backend,
+                                 const ntt_plan_options *opts, const ntt_addon_ops *ops,
+                                 const void *arg)
+{
+    if (!ops) return NTT_EINVAL;
+    const ntt_addon_init in = {ops, arg};
+    return polymul_mod(c, a, la, b, lb, p, backend, opts, NTT_VARIANT_FAST, &in);
 }
 
 ntt_status ntt_polymul_mod(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,

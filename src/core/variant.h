@@ -1,9 +1,9 @@
 /*
- * The course reports' ladder: algorithm variants other than the library's
- * fast path, kept so that the benchmark (ntt-bench) and `ntt mul --variant`
- * can reproduce the reports' tables.  Not installed: the public API offers
- * only the fast path.  The symbols are hidden in the shared library; the
- * benchmark, the command and the tests link the static one.
+ * The CUDA backend's part of the course ladder, until it moves to
+ * src/course as an add-on of its own (addon.h): the GPU variants still run
+ * inside the CUDA backend, picked by the plan's variant.  Not installed; the
+ * course module (src/course/course.h) is the only caller, through the
+ * functions below, which the shared library exports for it.
  */
 #ifndef NTT_VARIANT_H
 #define NTT_VARIANT_H
@@ -14,10 +14,9 @@
 extern "C" {
 #endif
 
-/* Every variant gives the same results.  The CPU backends offer FAST (any
-   modmul) and BASELINE (NTT_MODMUL_NAIVE or DEFAULT only, as in the
-   reports); the GPU_* variants are the CUDA backend's.  Other combinations
-   give NTT_EUNSUPPORTED. */
+/* Every variant gives the same results.  FAST is the library's fast path;
+   the CUDA backend runs BASELINE and the GPU_* variants (the CPU baseline is
+   the course module's add-on); other combinations give NTT_EUNSUPPORTED. */
 typedef enum ntt_variant {
     NTT_VARIANT_FAST = 0,       /* the library's fast path */
     NTT_VARIANT_BASELINE = 1,   /* the reports' design: bit-reversal pass, then
@@ -31,13 +30,6 @@ typedef enum ntt_variant {
 } ntt_variant;
 #define NTT_VARIANT_COUNT 5
 
-/* "fast", "baseline", "gpu-table", "gpu-async", "gpu-shared"; "unknown"
-   for other values. */
-const char *ntt_variant_name(ntt_variant v);
-/* Case-insensitive; NTT_EINVAL (and *v untouched) for an unknown name or
-   NULL arguments. */
-NTT_NODISCARD ntt_status ntt_variant_from_name(const char *name, ntt_variant *v);
-
 /* What a ladder plan runs: the variant and, for the GPU_* variants, the
    threads per block of their kernels (a power of two in [32, 1024]; 0 means
    128).  NULL means {NTT_VARIANT_FAST, 0}. */
@@ -49,20 +41,21 @@ typedef struct ntt_variant_options {
 /* ntt_plan_create_rns with a variant.  Errors as ntt_plan_create_rns, and
    NTT_EINVAL for a variant or block size out of range, NTT_EUNSUPPORTED
    where the backend does not offer the variant with the plan's modmul. */
-NTT_NODISCARD ntt_status ntt_plan_create_variant(ntt_plan **plan, size_t n,
-                                                 const uint64_t *moduli, size_t count,
-                                                 ntt_width width, ntt_backend backend,
-                                                 const ntt_plan_options *opts,
-                                                 const ntt_variant_options *vopts);
+NTT_API NTT_NODISCARD ntt_status ntt_plan_create_ladder(ntt_plan **plan, size_t n,
+                                                        const uint64_t *moduli, size_t count,
+                                                        ntt_width width, ntt_backend backend,
+                                                        const ntt_plan_options *opts,
+                                                        const ntt_variant_options *vopts);
 
-/* The variant a plan runs (NTT_VARIANT_FAST for NULL). */
-ntt_variant ntt_plan_variant(const ntt_plan *plan);
+/* The variant a plan runs (NTT_VARIANT_FAST for NULL and add-on plans). */
+NTT_API ntt_variant ntt_plan_ladder(const ntt_plan *plan);
 
 /* ntt_polymul_mod_ex whose transforms run the variant v. */
-NTT_NODISCARD ntt_status ntt_polymul_mod_variant(uint64_t *c, const uint64_t *a, size_t la,
-                                                 const uint64_t *b, size_t lb, uint64_t p,
-                                                 ntt_backend backend,
-                                                 const ntt_plan_options *opts, ntt_variant v);
+NTT_API NTT_NODISCARD ntt_status ntt_polymul_mod_ladder(uint64_t *c, const uint64_t *a, size_t la,
+                                                        const uint64_t *b, size_t lb, uint64_t p,
+                                                        ntt_backend backend,
+                                                        const ntt_plan_options *opts,
+                                                        ntt_variant v);
 
 #ifdef __cplusplus
 }

@@ -40,12 +40,10 @@ void ntt_cpu_plan_free(ntt_plan *plan)
 ntt_status ntt_cpu_plan_init(ntt_plan *plan, const ntt_cpu_kernel_choice *kc, size_t nws)
 {
     if (!ntt_scalar_ops.supports(plan->variant, plan->modmul)) return NTT_EUNSUPPORTED;
-    if (plan->modmul == NTT_MODMUL_DEFAULT)
-        plan->modmul = plan->variant == NTT_VARIANT_BASELINE ? NTT_MODMUL_NAIVE : NTT_MODMUL_SHOUP;
+    if (plan->modmul == NTT_MODMUL_DEFAULT) plan->modmul = NTT_MODMUL_SHOUP;
     ntt_cpu_data *d = calloc(1, sizeof *d);
     if (!d) return NTT_ENOMEM;
     plan->backend_data = d;
-    const bool tables = plan->variant == NTT_VARIANT_FAST;
     const size_t elem = plan->width == NTT_U32 ? 4 : 8;
     d->nws = nws;
     d->threads = 1;
@@ -63,16 +61,16 @@ ntt_status ntt_cpu_plan_init(ntt_plan *plan, const ntt_cpu_kernel_choice *kc, si
         ntt_status s;
         if (plan->width == NTT_U32) {
             mod_u32 *M = &d->m32[i];
-            s = ntt_cpu_mod_init_u32(M, cm, plan->n, plan->modmul, tables);
+            s = ntt_cpu_mod_init_u32(M, cm, plan->n, plan->modmul);
             M->K = kc->k32(plan, cm);
             if (M->K->min_n > plan->n) M->K = ntt_scalar_kernels_u32(plan->modmul);
-            if (s == NTT_OK && tables && M->K->arrange) M->K->arrange(M, plan->n);
+            if (s == NTT_OK && M->K->arrange) M->K->arrange(M, plan->n);
         } else {
             mod_u64 *M = &d->m64[i];
-            s = ntt_cpu_mod_init_u64(M, cm, plan->n, plan->modmul, tables);
+            s = ntt_cpu_mod_init_u64(M, cm, plan->n, plan->modmul);
             M->K = kc->k64(plan, cm);
             if (M->K->min_n > plan->n) M->K = ntt_scalar_kernels_u64(plan->modmul);
-            if (s == NTT_OK && tables && M->K->arrange) M->K->arrange(M, plan->n);
+            if (s == NTT_OK && M->K->arrange) M->K->arrange(M, plan->n);
         }
         if (s != NTT_OK) {
             ntt_cpu_plan_free(plan);

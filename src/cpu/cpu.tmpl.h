@@ -13,8 +13,8 @@
  * pass, then its four quarters recursively, so every level below the top
  * few runs in L1; a block larger than the L2 gets two or three radix-4
  * steps in one sweep, then its 16 or 64 parts), the zero-padded load, the
- * item-level operations and the reports' baseline.  Kernels are reached
- * through M->K only.
+ * item-level operations.  Kernels are reached through M->K only.  (The
+ * course reports' baseline is an add-on of its own: src/course.)
  */
 
 /* ---- depth-first drivers --------------------------------------------------- */
@@ -204,11 +204,7 @@ void SFX(ntt_cpu_fused_tree)(T *b, T *a, size_t L, size_t i, const SFX(mod) *M)
     SFX(sweep)(b, L, i, k, true, M);
 }
 
-/* ---- baseline: the course reports' design -------------------------------
- * Bit-reversal permutation, then radix-2 DIT stages whose twiddles are
- * powers computed as the loop goes, % for every reduction.  Natural-order
- * input and output.                                                         */
-
+/* In-place bit-reversal permutation (natural-order spectra). */
 void SFX(ntt_cpu_bitrev_permute)(T *a, size_t n)
 {
     for (size_t i = 1, j = 0; i < n; i++) {
@@ -216,66 +212,6 @@ void SFX(ntt_cpu_bitrev_permute)(T *a, size_t n)
         for (; j & bit; bit >>= 1) j ^= bit;
         j ^= bit;
         if (i < j) { T t = a[i]; a[i] = a[j]; a[j] = t; }
-    }
-}
-
-NTT_INLINE T SFX(mulmod)(T a, T b, T p)
-{
-#if W64
-    return (T)(((ntt_u128)a * b) % p);
-#else
-    return (T)(((uint64_t)a * b) % p);
-#endif
-}
-
-/* Cyclic DIT with root of order n, a already bit-reversed; output natural. */
-static void SFX(baseline_dit)(T *a, size_t n, T omega, T p)
-{
-    for (size_t len = 2; len <= n; len <<= 1) {
-        T wlen = (T)ntt_powmod(omega, n / len, p);
-        for (size_t i = 0; i < n; i += len) {
-            T w = 1;
-            for (size_t j = 0; j < len / 2; j++) {
-                T u = a[i + j];
-                T v = SFX(mulmod)(a[i + j + len / 2], w, p);
-                a[i + j] = (T)((u + v) % p);
-                a[i + j + len / 2] = (T)((u - v + p) % p);
-                w = SFX(mulmod)(w, wlen, p);
-            }
-        }
-    }
-}
-
-/* Baseline forward/inverse over one item, honouring the plan's spectrum
-   order and the negacyclic twist (a pre-/post-multiplication by powers of
-   psi, the root of order 2n, whose square is the cyclic root). */
-static void SFX(baseline_forward)(T *a, size_t n, bool nega, bool natural, const SFX(mod) *M)
-{
-    const T p = M->c.p;
-    T omega = M->root;
-    if (nega) {
-        T t = 1;
-        for (size_t j = 0; j < n; j++) { a[j] = SFX(mulmod)(a[j], t, p); t = SFX(mulmod)(t, M->root, p); }
-        omega = SFX(mulmod)(M->root, M->root, p);
-    }
-    SFX(ntt_cpu_bitrev_permute)(a, n);
-    SFX(baseline_dit)(a, n, omega, p);
-    if (!natural) SFX(ntt_cpu_bitrev_permute)(a, n);
-}
-
-static void SFX(baseline_inverse)(T *a, size_t n, bool nega, bool natural, const SFX(mod) *M)
-{
-    const T p = M->c.p;
-    T psi_inv = (T)ntt_invmod(M->root, p);
-    T omega_inv = nega ? SFX(mulmod)(psi_inv, psi_inv, p) : psi_inv;
-    /* DIT wants bit-reversed input: a bit-reversed spectrum already is. */
-    if (natural) SFX(ntt_cpu_bitrev_permute)(a, n);
-    SFX(baseline_dit)(a, n, omega_inv, p);
-    T ninv = (T)ntt_invmod(n % p, p);
-    T t = ninv;
-    for (size_t j = 0; j < n; j++) {
-        a[j] = SFX(mulmod)(a[j], t, p);
-        if (nega) t = SFX(mulmod)(t, psi_inv, p);
     }
 }
 
@@ -313,8 +249,7 @@ static SFX(tw) SFX(make_tw)(uint64_t w, const SFX(mkctx) *X, ntt_modmul kind)
     return r;
 }
 
-ntt_status SFX(ntt_cpu_mod_init)(SFX(mod) *M, const ntt_modulus *cm, size_t n, ntt_modmul kind,
-                                 bool tables)
+ntt_status SFX(ntt_cpu_mod_init)(SFX(mod) *M, const ntt_modulus *cm, size_t n, ntt_modmul kind)
 {
     memset(M, 0, sizeof *M);
     const uint64_t p = cm->p;
@@ -325,22 +260,19 @@ ntt_status SFX(ntt_cpu_mod_init)(SFX(mod) *M, const ntt_modulus *cm, size_t n, n
     M->c.pinv = (T)cm->pinv;
     M->c.mu = cm->mu;
     M->c.k = cm->k;
-    M->root = (T)cm->root;
     M->cyclic = cm->w && n >= 2 && cm->w[1] == 1;
-    if (tables) {
-        M->fw = ntt_alloc_aligned(4 * n * sizeof(T));
-        if (!M->fw) return NTT_ENOMEM;
-        M->fwx = M->fw + n;
-        M->iw = M->fw + 2 * n;
-        M->iwx = M->fw + 3 * n;
-        M->fw[0] = M->fwx[0] = M->iw[0] = M->iwx[0] = 0;
-        for (size_t i = 1; i < n; i++) {
-            SFX(tw) f = SFX(make_tw)(cm->w[i], &X, kind), v = SFX(make_tw)(cm->winv[i], &X, kind);
-            M->fw[i] = f.w;
-            M->fwx[i] = f.x;
-            M->iw[i] = v.w;
-            M->iwx[i] = v.x;
-        }
+    M->fw = ntt_alloc_aligned(4 * n * sizeof(T));
+    if (!M->fw) return NTT_ENOMEM;
+    M->fwx = M->fw + n;
+    M->iw = M->fw + 2 * n;
+    M->iwx = M->fw + 3 * n;
+    M->fw[0] = M->fwx[0] = M->iw[0] = M->iwx[0] = 0;
+    for (size_t i = 1; i < n; i++) {
+        SFX(tw) f = SFX(make_tw)(cm->w[i], &X, kind), v = SFX(make_tw)(cm->winv[i], &X, kind);
+        M->fw[i] = f.w;
+        M->fwx[i] = f.x;
+        M->iw[i] = v.w;
+        M->iwx[i] = v.x;
     }
     /* F^-1: mul2 leaves a factor R^-1 for the Montgomery-based kinds. */
     const bool redc = kind == NTT_MODMUL_MONTGOMERY || kind == NTT_MODMUL_SHOUP;
@@ -372,10 +304,6 @@ void SFX(ntt_cpu_forward_item)(const ntt_plan *plan, T *a, const SFX(mod) *M)
 {
     const size_t n = plan->n;
     const bool natural = (plan->flags & NTT_FLAG_NATURAL_ORDER) != 0;
-    if (plan->variant == NTT_VARIANT_BASELINE) {
-        SFX(baseline_forward)(a, n, (plan->flags & NTT_FLAG_NEGACYCLIC) != 0, natural, M);
-        return;
-    }
     if (M->K->to_internal) M->K->to_internal(a, n, M);
     SFX(ntt_cpu_fwd_tree)(a, n, 1, M, false);
     M->K->reduce(a, n, M);
@@ -386,10 +314,6 @@ void SFX(ntt_cpu_inverse_item)(const ntt_plan *plan, T *a, const SFX(mod) *M)
 {
     const size_t n = plan->n;
     const bool natural = (plan->flags & NTT_FLAG_NATURAL_ORDER) != 0;
-    if (plan->variant == NTT_VARIANT_BASELINE) {
-        SFX(baseline_inverse)(a, n, (plan->flags & NTT_FLAG_NEGACYCLIC) != 0, natural, M);
-        return;
-    }
     if (natural) SFX(ntt_cpu_bitrev_permute)(a, n);
     if (M->K->to_internal) M->K->to_internal(a, n, M);
     SFX(ntt_cpu_inv_below_root)(a, n, M, false);
@@ -411,15 +335,12 @@ ntt_status SFX(ntt_cpu_pointwise_item)(const ntt_plan *plan, T *c, const T *a, c
 {
     const size_t n = plan->n;
     const T p = M->c.p;
-    if (plan->variant != NTT_VARIANT_BASELINE && M->K->pointwise_checked)
+    if (M->K->pointwise_checked)
         return M->K->pointwise_checked(c, a, b, n, M) ? NTT_ERANGE : NTT_OK;
     for (size_t j = 0; j < n; j += PW_CHUNK) {
         const size_t len = n - j < PW_CHUNK ? n - j : PW_CHUNK;
         if (SFX(chunk_geq)(a + j, len, p) || SFX(chunk_geq)(b + j, len, p)) return NTT_ERANGE;
-        if (plan->variant == NTT_VARIANT_BASELINE)
-            for (size_t k = j; k < j + len; k++) c[k] = SFX(mulmod)(a[k], b[k], p);
-        else
-            M->K->pointwise_full(c + j, a + j, b + j, len, M);
+        M->K->pointwise_full(c + j, a + j, b + j, len, M);
     }
     return NTT_OK;
 }
@@ -432,29 +353,6 @@ ntt_status SFX(ntt_cpu_polymul_item)(const ntt_plan *plan, void *c, size_t lc, c
 {
     const size_t n = plan->n;
     T *A = ws, *B = ws + n;
-    if (plan->variant == NTT_VARIANT_BASELINE) {
-        const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
-        bool bad = false;
-        for (size_t j = 0; j < n; j++) {
-            const uint64_t x = j >= la ? 0 : io64 ? ((const uint64_t *)a)[j] : ((const T *)a)[j];
-            const uint64_t y = j >= lb ? 0 : io64 ? ((const uint64_t *)b)[j] : ((const T *)b)[j];
-            bad |= x >= M->c.p || y >= M->c.p;
-            A[j] = (T)x;
-            B[j] = (T)y;
-        }
-        if (bad) return NTT_ERANGE;
-        /* As the reports do it: natural-order spectra, a bit-reversal pass
-           before each of the three DIT transforms. */
-        SFX(baseline_forward)(A, n, nega, true, M);
-        SFX(baseline_forward)(B, n, nega, true, M);
-        for (size_t j = 0; j < n; j++) A[j] = SFX(mulmod)(A[j], B[j], M->c.p);
-        SFX(baseline_inverse)(A, n, nega, true, M);
-        for (size_t j = 0; j < lc; j++) {
-            if (io64) ((uint64_t *)c)[j] = A[j];
-            else ((T *)c)[j] = A[j];
-        }
-        return NTT_OK;
-    }
     const SFX(kern) *K = M->K;
     /* A square transforms a only (R == A). */
     T *R = b == a && lb == la ? A : B;

@@ -43,7 +43,6 @@ typedef struct SFX(mod) {
     SFX(tw) s_mul_w2, s_mul_w3; /* s_mul w[2], s_mul w[3] (n >= 4): load_top_scaled's
                                    level of nodes 2, 3, made once per plan */
     bool cyclic;             /* node 2^k has twiddle 1 */
-    T root;                  /* root used by the baseline variant */
     const struct SFX(kern) *K; /* the kernels that run this modulus */
 } SFX(mod);
 
@@ -125,8 +124,7 @@ typedef struct SFX(kern) {
 const SFX(kern) *SFX(ntt_scalar_kernels)(ntt_modmul kind);
 
 /* ---- cpu.c: tables and drivers ---- */
-ntt_status SFX(ntt_cpu_mod_init)(SFX(mod) *M, const ntt_modulus *cm, size_t n, ntt_modmul kind,
-                                 bool tables);
+ntt_status SFX(ntt_cpu_mod_init)(SFX(mod) *M, const ntt_modulus *cm, size_t n, ntt_modmul kind);
 void SFX(ntt_cpu_mod_free)(SFX(mod) *M);
 /* Depth-first forward subtree of node i on a[0 .. L), values [0, 4p);
    perm: the kernels' own spectrum order (see fwd_small_p). */

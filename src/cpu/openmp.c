@@ -90,7 +90,7 @@ static bool per_item(const ntt_plan *plan, size_t count, bool product)
 static bool split(const ntt_plan *plan)
 {
     const ntt_cpu_data *d = plan->backend_data;
-    return d->threads > 1 && plan->n >= OMP_MIN_SPLIT && plan->variant == NTT_VARIANT_FAST;
+    return d->threads > 1 && plan->n >= OMP_MIN_SPLIT;
 }
 
 /* One item of a batch, serially (item it uses modulus it % nmod). */

@@ -1,5 +1,5 @@
-/* The portable scalar backend: the reference fast path and the reports'
-   baseline, for both element widths.  Its kernels (scalar.tmpl.h) are also
+/* The portable scalar backend: the reference fast path, for both element
+   widths.  Its kernels (scalar.tmpl.h) are also
    what the other CPU backends fall back to. */
 #include "cpu.h"
 
@@ -26,12 +26,11 @@
 
 static int scalar_available(void) { return 1; }
 
-/* The fast path takes every kind; the reports' baseline reduces with %
-   only; the GPU ladder variants are the CUDA backend's. */
+/* Every kind; the course ladder's variants are add-ons (src/course). */
 static int scalar_supports(ntt_variant v, ntt_modmul m)
 {
-    if (v == NTT_VARIANT_FAST) return 1;
-    return v == NTT_VARIANT_BASELINE && (m == NTT_MODMUL_DEFAULT || m == NTT_MODMUL_NAIVE);
+    (void)m;
+    return v == NTT_VARIANT_FAST;
 }
 
 static const kern_u32 *pick32(const ntt_plan *plan, const ntt_modulus *m)

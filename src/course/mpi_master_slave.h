@@ -3,10 +3,11 @@
    multiplies a slice of them, MPI_Allgather(v) gives every rank the whole
    product spectrum, rank 0 runs the inverse.  Only the pointwise product is
    parallel, so Amdahl's law bounds it (the report: 2.2x on 2 ranks).
-   Internal: the benchmark's row, not an API.  Collective calls; statuses
+   Part of the course module (not of libntt_mpi): the benchmark's row, not
+   an API, built into ntt-bench where MPI is.  Collective calls; statuses
    agreed as in ntt_mpi.h. */
-#ifndef NTT_MPI_MASTER_SLAVE_H
-#define NTT_MPI_MASTER_SLAVE_H
+#ifndef NTT_COURSE_MPI_MASTER_SLAVE_H
+#define NTT_COURSE_MPI_MASTER_SLAVE_H
 
 #include "ntt_mpi.h"
 
@@ -25,4 +26,4 @@ ntt_status ntt_mpi_ms_polymul_u32(ntt_mpi_ms *ms, uint32_t *c, const uint32_t *a
 ntt_status ntt_mpi_ms_polymul_u64(ntt_mpi_ms *ms, uint64_t *c, const uint64_t *a,
                                   const uint64_t *b);
 
-#endif /* NTT_MPI_MASTER_SLAVE_H */
+#endif /* NTT_COURSE_MPI_MASTER_SLAVE_H */

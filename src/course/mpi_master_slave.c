@@ -1,6 +1,9 @@
-/* The master-slave baseline (master_slave.h). */
-#include "master_slave.h"
-#include "mpi_internal.h"
+/* The master-slave baseline (mpi_master_slave.h): libntt_mpi's public
+   header for the communicator types, libntt's public calls for the
+   transforms, header-only arithmetic and block split. */
+#include "mpi_master_slave.h"
+#include "../arith/modarith.h"
+#include "fourstep.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +80,7 @@ ntt_status ntt_mpi_ms_create(ntt_mpi_ms **out, MPI_Comm comm, size_t n, uint64_t
         ms->fb = (char *)ms->fa + n * ms->esz;
         ms->displs = ms->counts + ms->size;
         for (int r = 0; r < ms->size; r++) {
-            const size_t b = mpi_block_start(n, r, ms->size), e = mpi_block_start(n, r + 1, ms->size);
+            const size_t b = ntt_fs_block_start(n, r, ms->size), e = ntt_fs_block_start(n, r + 1, ms->size);
             ms->displs[r] = (int)b;
             ms->counts[r] = (int)(e - b);
         }
