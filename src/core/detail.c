@@ -112,6 +112,10 @@ ntt_status ntt_fail_unsupported(ntt_backend b, ntt_variant v, ntt_modmul m)
 {
     const ntt_backend_ops *ops = ntt_backend_lookup(b);
     if (!ops || !ops->available()) return ntt_fail_backend(b);
-    return ntt_fail(NTT_EUNSUPPORTED, "backend \"%s\" has no variant \"%s\" with modmul \"%s\"",
-                    ntt_backend_name(b), ntt_variant_name(v), ntt_modmul_name(m));
+    /* The variants' names belong to the course add-on (src/course), not here. */
+    if (v == NTT_VARIANT_FAST)
+        return ntt_fail(NTT_EUNSUPPORTED, "backend \"%s\" does not offer modmul \"%s\"",
+                        ntt_backend_name(b), ntt_modmul_name(m));
+    return ntt_fail(NTT_EUNSUPPORTED, "backend \"%s\" has no course variant %d with modmul \"%s\"",
+                    ntt_backend_name(b), (int)v, ntt_modmul_name(m));
 }
