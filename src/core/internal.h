@@ -196,8 +196,8 @@ bool ntt_any_geq_u32(const uint32_t *a, size_t len, uint32_t p);
 bool ntt_any_geq_u64(const uint64_t *a, size_t len, uint64_t p);
 bool ntt_any_geq_portable_u32(const uint32_t *a, size_t len, uint32_t p);
 bool ntt_any_geq_portable_u64(const uint64_t *a, size_t len, uint64_t p);
-/* Whether any of the first len coefficients of count items (stride apart,
-   plan->width wide) is >= its item's modulus. */
+/* range.c: whether any of the first len coefficients of count items
+   (stride apart, plan->width wide) is >= its item's modulus. */
 bool ntt_out_of_range(const ntt_plan *plan, const void *a, size_t len, size_t count, size_t stride);
 /* The same for a (la coefficients per item) or b (lb). */
 bool ntt_operands_out_of_range(const ntt_plan *plan, const void *a, size_t la, const void *b,

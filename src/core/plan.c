@@ -156,20 +156,6 @@ size_t ntt_plan_moduli(const ntt_plan *plan, const uint64_t **moduli)
 
 /* ---- validation ----------------------------------------------------------- */
 
-/* 1 if any of the batch's inputs is >= its modulus. */
-bool ntt_out_of_range(const ntt_plan *plan, const void *a, size_t len, size_t count,
-                      size_t stride)
-{
-    for (size_t it = 0; it < count; it++) {
-        const uint64_t p = plan->mod[it % plan->nmod].p;
-        const bool bad = plan->width == NTT_U32
-                             ? ntt_any_geq_u32((const uint32_t *)a + it * stride, len, (uint32_t)p)
-                             : ntt_any_geq_u64((const uint64_t *)a + it * stride, len, p);
-        if (bad) return true;
-    }
-    return false;
-}
-
 static ntt_status check_call(const ntt_plan *plan, ntt_width w, const void *p1, const void *p2,
                              const void *p3, size_t count, size_t stride)
 {
@@ -186,12 +172,6 @@ static ntt_status check_call(const ntt_plan *plan, ntt_width w, const void *p1, 
     return NTT_OK;
 }
 
-bool ntt_operands_out_of_range(const ntt_plan *plan, const void *a, size_t la, const void *b,
-                               size_t lb, size_t count, size_t stride)
-{
-    return ntt_out_of_range(plan, a, la, count, stride) ||
-           ntt_out_of_range(plan, b, lb, count, stride);
-}
 
 /* The products' check, unless the backend's polymul makes it itself. */
 static bool product_out_of_range(const ntt_plan *plan, const void *a, size_t la, const void *b,

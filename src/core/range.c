@@ -163,3 +163,25 @@ bool ntt_any_geq_u64(const uint64_t *a, size_t len, uint64_t p)
 #endif
     return ntt_any_geq_portable_u64(a, len, p);
 }
+
+/* The plan-level checks (internal.h): 1 if any of the batch's inputs is
+   >= its item's modulus. */
+bool ntt_out_of_range(const ntt_plan *plan, const void *a, size_t len, size_t count,
+                      size_t stride)
+{
+    for (size_t it = 0; it < count; it++) {
+        const uint64_t p = plan->mod[it % plan->nmod].p;
+        const bool bad = plan->width == NTT_U32
+                             ? ntt_any_geq_u32((const uint32_t *)a + it * stride, len, (uint32_t)p)
+                             : ntt_any_geq_u64((const uint64_t *)a + it * stride, len, p);
+        if (bad) return true;
+    }
+    return false;
+}
+
+bool ntt_operands_out_of_range(const ntt_plan *plan, const void *a, size_t la, const void *b,
+                               size_t lb, size_t count, size_t stride)
+{
+    return ntt_out_of_range(plan, a, la, count, stride) ||
+           ntt_out_of_range(plan, b, lb, count, stride);
+}
