@@ -22,6 +22,7 @@
 #include "series.h"
 #include "sysinfo.h"
 #include "course.h" /* the course ladder (src/course, not installed) */
+#include "ntt_internal.h" /* ntt_backend_best_cpu */
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -473,9 +474,11 @@ static void name_threads(char *buf, size_t len, const char *base, int t)
    which. */
 static const char *omp_label(void)
 {
-    return ntt_backend_available(NTT_BACKEND_AVX512) ? "AVX-512 + OpenMP"
-           : ntt_backend_available(NTT_BACKEND_AVX2) ? "AVX2 + OpenMP"
-                                                     : "scalar + OpenMP";
+    switch (ntt_backend_best_cpu()) {
+    case NTT_BACKEND_AVX512: return "AVX-512 + OpenMP";
+    case NTT_BACKEND_AVX2: return "AVX2 + OpenMP";
+    default: return "scalar + OpenMP";
+    }
 }
 
 /* The single-thread SIMD rows: AVX2, and AVX-512 where the CPU has it. */
@@ -682,9 +685,7 @@ static int cycles_per_butterfly(double ghz, const char **backend, cpb_row *rows)
 {
     const size_t n = 65536;
     const uint64_t p = 469762049;
-    const ntt_backend be = ntt_backend_available(NTT_BACKEND_AVX512) ? NTT_BACKEND_AVX512
-                           : ntt_backend_available(NTT_BACKEND_AVX2) ? NTT_BACKEND_AVX2
-                                                                     : NTT_BACKEND_SCALAR;
+    const ntt_backend be = ntt_backend_best_cpu();
     const int nk = be == NTT_BACKEND_SCALAR ? 1 : 2;
     ntt_plan *pl[2] = {NULL, NULL};
     uint32_t *x[2] = {malloc(n * sizeof *x[0]), malloc(n * sizeof *x[1])};

@@ -29,6 +29,7 @@
  */
 #include "ntt.h"
 #include "ntt_rns.h"
+#include "ntt_internal.h" /* ntt_backend_best_cpu */
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -649,9 +650,7 @@ int bench_rns(int argc, char **argv)
         return 1;
     }
     /* One thread: the fastest serial backend (whatever NTT_BACKEND says). */
-    const ntt_backend one = ntt_backend_available(NTT_BACKEND_AVX512) ? NTT_BACKEND_AVX512
-                            : ntt_backend_available(NTT_BACKEND_AVX2) ? NTT_BACKEND_AVX2
-                                                                      : NTT_BACKEND_SCALAR;
+    const ntt_backend one = ntt_backend_best_cpu();
     ntt_rns_params prm = {.n = n, .q = S->primes, .q_count = NQ, .p = S->primes + NQ,
                           .p_count = NP, .dnum = DNUM, .backend = one};
     ntt_status st = ntt_rns_create(&S->ctx1, &prm);

@@ -52,10 +52,7 @@ const ntt_backend_entry *ntt_backend_entry_of(ntt_backend b);
    Its NULL entries stand for the scalar backend's (NTT_OP). */
 const ntt_backend_ops *ntt_backend_lookup(ntt_backend b);
 
-/* The available serial CPU backend of highest AUTO priority (AVX-512,
-   else AVX2, else scalar, as the table says): what AUTO resolves to
-   without NTT_BACKEND in the environment, and the kernels OPENMP runs. */
-ntt_backend ntt_backend_best_cpu(void);
+/* ntt_backend_best_cpu: declared in ntt_internal.h (the benchmarks use it). */
 
 /* The serial CPU backend whose kernels a plan of b runs: b itself for a
    serial CPU backend, ntt_backend_best_cpu() for OPENMP; AUTO for the

@@ -43,6 +43,13 @@ static inline bool ntt_overlaps(const void *x, size_t xbytes, const void *y, siz
     return a < b + ybytes && b < a + xbytes;
 }
 
+/* The available serial CPU backend of highest AUTO priority in the backend
+   registry (registry.c; AVX-512, else AVX2, else scalar): what AUTO resolves
+   to without NTT_BACKEND in the environment, and the kernels OPENMP runs.
+   The benchmarks' single-thread rows ask it rather than order the ISAs
+   themselves. */
+ntt_backend ntt_backend_best_cpu(void);
+
 /* ---- cpu ------------------------------------------------------------------- */
 
 /* Whether plans created from now on may run the AVX-512 IFMA u64 kernels

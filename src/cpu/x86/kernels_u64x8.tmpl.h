@@ -1,8 +1,9 @@
 /*
  * TEMPLATE kernels_u64x8.tmpl.h, instantiated once by ifma.c and once by
- * kernels_u64_lanes.c (u64x8.h included before it).
+ * kernels_u64_lanes.c, each after u64x8.h and its lanes' arithmetic header
+ * (u64x8_ifma.h, u64x8_lanes64.h), which define what it expects.
  *
- * Expects (defined by the including file, before it):
+ * Expects (defined by that arithmetic header):
  *   icst                     its constants, with members p, p2 (V) and r,
  *                            rq (the pair of M->fix);
  *   icst icst_of(const mod_u64 *M);
@@ -15,9 +16,12 @@
  *                            (Montgomery's product, R = 2^52 or 2^64);
  *   tw_u64 kern_tw(uint64_t w, uint64_t p, int rng)
  *                            a constant w < p in the tables' form;
- *   KERN_ARRANGE(M, n, rng)  the body of kern.arrange: arrange_scales()
- *                            first (fix: R mod p), then the tables in
- *                            their form and regroup_tables();
+ *   uint64_t kern_fix(uint64_t p)
+ *                            R mod p, the factor that mont leaves undone;
+ *   void kern_forms(mod_u64 *M, size_t n, int rng)
+ *                            the plan's twiddle tables (plain values with
+ *                            their 64-bit Shoup companions) brought to the
+ *                            tables' form;
  *   KERN_MULMOD              1 if it has V mulmod(V a, V b, const icst *C),
  *                            a b mod p in [0, p) for a, b < p, for the
  *                            public pointwise product (else mul2), else 0;
@@ -77,9 +81,6 @@ NTT_INLINE itw tw_loadv(const uint64_t *w, const uint64_t *x, size_t i)
     itw t = {vld(w + i), vld(x + i)};
     return t;
 }
-
-/* The lazy ranges (see the head of this file). */
-enum { R_NARROW, R_WIDE, R_FULL };
 
 /* The bound that sums and differences come back below: 2p, or p (full). */
 NTT_INLINE V rbound(const icst *C, const int rng) { return rng == R_FULL ? C->p : C->p2; }
@@ -595,9 +596,12 @@ static void arrange_scales(mod_u64 *M, uint64_t fix, const int rng)
     M->one = kern_tw(1, p, rng);
 }
 
-/* The tables regrouped for 8-lane leaves. */
-static void regroup_tables(mod_u64 *M, size_t n)
+/* The body of kern.arrange: the scales from the plain tables first, then
+   the tables in their form, regrouped for 8-lane leaves. */
+static void arrange_tables(mod_u64 *M, size_t n, const int rng)
 {
+    arrange_scales(M, kern_fix(M->c.p), rng);
+    kern_forms(M, n, rng);
     ntt_cpu_regroup(M->fw, sizeof *M->fw, n, 8);
     ntt_cpu_regroup(M->fwx, sizeof *M->fwx, n, 8);
     ntt_cpu_regroup(M->iw, sizeof *M->iw, n, 8);
@@ -641,7 +645,7 @@ static void regroup_tables(mod_u64 *M, size_t n)
     static void NAME##pointwise_full(uint64_t *c, const uint64_t *a, const uint64_t *b,      \
                                      size_t len, const mod_u64 *M)                            \
     { (void)pointwise_checkedv(c, a, b, len, M, RNG); }                                      \
-    static void NAME##arrange(mod_u64 *M, size_t n) { KERN_ARRANGE(M, n, RNG); }              \
+    static void NAME##arrange(mod_u64 *M, size_t n) { arrange_tables(M, n, RNG); }            \
     static void NAME##inv_root(uint64_t *a, void *out, size_t n, size_t lc, size_t j0,        \
                                size_t j1, tw_u64 s, tw_u64 s1, const mod_u64 *M)              \
     { inv_rootv(a, out, n, lc, j0, j1, s, s1, M, RNG); }                                     \

@@ -1,7 +1,8 @@
 /*
  * Eight 64-bit lanes (AVX-512 F): the vector helpers of the u64 kernel
  * families on them (kernels_u64x8.tmpl.h), included by their translation
- * units (ifma.c, kernels_u64_lanes.c) before their modular products, and by
+ * units (ifma.c, kernels_u64_lanes.c) before their lanes' arithmetic
+ * (u64x8_ifma.h, u64x8_lanes64.h), and by
  * the RNS stages' IFMA kernels (src/rns/kernels_ifma.c).
  */
 #ifndef NTT_X86_U64X8_H
@@ -10,6 +11,10 @@
 #include "vec.h"
 
 typedef __m512i V;
+
+/* The lazy ranges of the eight-lane u64 kernels (kernels_u64x8.tmpl.h):
+   forward values below 4p, below 2p, or below p. */
+enum { R_NARROW, R_WIDE, R_FULL };
 
 NTT_INLINE V vz(void) { return _mm512_setzero_si512(); }
 NTT_INLINE V v1(uint64_t x) { return _mm512_set1_epi64((long long)x); }
