@@ -80,8 +80,9 @@
  * beta(L) = ceil((L+1)/alpha) digits, which can be fewer than dnum (L+1 =
  * 5, dnum = 4: alpha = 2, three digits q_0 q_1 | q_2 q_3 | q_4).  The key
  * still holds dnum digit pairs (key_limbs above); the pairs j >= beta(L)
- * are never read by any call (ntt_rns_key_check included), so they may
- * hold anything, uninitialised memory too.
+ * are never read by any call of this header, host or device form
+ * (ntt_rns_key_check included), so they may hold anything, uninitialised
+ * memory too.
  *
  * Key contents: the key switch feeds each digit in raw, i.e. modUp of the
  * digit's residues as they are (no factor (Q/D_j)^-1 applied), so the
