@@ -83,7 +83,8 @@ NTT_API const char *ntt_status_string(ntt_status s);
    clear it when they start), and on every failure of the plan execution
    calls (forward, inverse, pointwise, polymul, polymul_linear and their
    _batch forms: which argument, or which coefficient is out of range), and
-   by libntt_mpi's plan creation and agreements ("another rank failed: ...").
+   by libntt_mpi's plan creation and agreements ("another rank failed: ...");
+   ntt_rns_create sets it where NTT_BACKEND names no backend.
    Other calls leave it as it was: read it only right after one of those
    calls failed. */
 NTT_API const char *ntt_error_detail(void);
@@ -93,9 +94,17 @@ NTT_API const char *ntt_error_detail(void);
 /* ------------------------------------------------------------------------ */
 
 typedef enum ntt_backend {
-    NTT_BACKEND_AUTO = 0,   /* the fastest available; the environment variable
+    NTT_BACKEND_AUTO = 0,   /* the fastest available CPU backend; the
+                               environment variable
                                NTT_BACKEND=scalar|avx2|openmp|cuda|avx512
-                               overrides */
+                               (case-insensitive) overrides it with that
+                               backend where it is available here, and is
+                               passed over where it is not.  Unset, empty or
+                               "auto": no override.  Any other value is
+                               refused: every call asked for AUTO then fails
+                               with NTT_EINVAL, its ntt_error_detail()
+                               naming the variable and its value (escaped
+                               by ntt_escape_bytes). */
     NTT_BACKEND_SCALAR = 1, /* portable C, always available */
     NTT_BACKEND_AVX2 = 2,
     NTT_BACKEND_OPENMP = 3, /* the best CPU backend's kernels (as AUTO picks
@@ -119,7 +128,9 @@ NTT_API const char *ntt_backend_name(ntt_backend b);
    Returns NTT_EINVAL for an unknown name. */
 NTT_API NTT_NODISCARD ntt_status ntt_backend_from_name(const char *name, ntt_backend *b);
 
-/* The backend that NTT_BACKEND_AUTO resolves to right now. */
+/* The backend that NTT_BACKEND_AUTO resolves to right now (never CUDA
+   unless NTT_BACKEND=cuda); NTT_BACKEND_AUTO itself where NTT_BACKEND
+   names no backend (see NTT_BACKEND_AUTO: calls asked for AUTO fail). */
 NTT_API ntt_backend ntt_backend_resolve_auto(void);
 
 /* How twiddle factors and pointwise products are reduced.  All kinds give
@@ -199,6 +210,13 @@ NTT_API ntt_width ntt_plan_width(const ntt_plan *plan);
 NTT_API ntt_backend ntt_plan_backend(const ntt_plan *plan);    /* never AUTO */
 NTT_API ntt_modmul ntt_plan_modmul(const ntt_plan *plan);      /* never DEFAULT */
 NTT_API size_t ntt_plan_moduli(const ntt_plan *plan, const uint64_t **moduli);
+/* The root of unity r the plan's transforms use for its modulus number i
+   (i < the count ntt_plan_moduli returns), of order 2n (negacyclic) or n
+   (cyclic): z^((p-1)/N) for the smallest quadratic non-residue z (see
+   "forward" below for what the transforms compute with it).  Every backend
+   of a plan uses the same root.  Writes *root only on success.
+   Errors: NTT_EINVAL (plan or root NULL, i out of range). */
+NTT_API NTT_NODISCARD ntt_status ntt_plan_root(const ntt_plan *plan, size_t i, uint64_t *root);
 
 /* ------------------------------------------------------------------------ */
 /* Execution                                                                  */
@@ -206,9 +224,16 @@ NTT_API size_t ntt_plan_moduli(const ntt_plan *plan, const uint64_t **moduli);
 /*
  * forward:   a <- NTT(a) in place.  Input: n coefficients in natural order.
  *            Output: spectrum (bit-reversed unless NTT_FLAG_NATURAL_ORDER).
- *            For a negacyclic plan the transform is evaluation at the odd
- *            powers of a primitive 2n-th root (the psi twist is built into
- *            the twiddles); for a cyclic plan, at the powers of an n-th root.
+ *            The root: for the modulus p, r = z^((p-1)/N) with N = 2n
+ *            (negacyclic) or n (cyclic) and z the smallest quadratic
+ *            non-residue mod p (the smallest z >= 2 with z^((p-1)/2) = p-1);
+ *            r has order exactly N.  This is not ntt_root_of_unity(p, N) in
+ *            general (that takes the smallest primitive root).
+ *            ntt_plan_root returns it.  With A(x) = sum_j a_j x^j, output
+ *            word k (k < n) is
+ *              negacyclic: A(r^(2 brv(k) + 1)), natural order A(r^(2k + 1));
+ *              cyclic:     A(r^brv(k)),         natural order A(r^k);
+ *            brv(k) reverses the log2(n) bits of k.
  * inverse:   a <- NTT^-1(a) in place, including the 1/n scaling, so
  *            inverse(forward(a)) == a.
  * pointwise: c[i] = a[i] * b[i] mod p.  c may alias a and/or b exactly
@@ -451,7 +476,8 @@ NTT_API int ntt_is_prime(uint64_t n);
 NTT_API NTT_NODISCARD ntt_status ntt_primitive_root(uint64_t p, uint64_t *g);
 
 /* An element of multiplicative order exactly `order` mod the prime p:
-   g^((p-1)/order) for the smallest primitive root g.
+   g^((p-1)/order) for the smallest primitive root g.  Plans use another
+   rule (ntt_plan_root); the two differ for many primes.
    Errors: NTT_EINVAL, NTT_EMODULUS (p not prime or order does not divide
    p-1). */
 NTT_API NTT_NODISCARD ntt_status ntt_root_of_unity(uint64_t p, uint64_t order, uint64_t *w);

@@ -18,14 +18,20 @@
  *  - Forms.  Coefficient form: the N coefficients of a polynomial mod
  *    X^N + 1 in natural order.  Evaluation form: what ntt_forward_u64 of a
  *    negacyclic plan makes of it, in the library's bit-reversed order
- *    (ntt.h).  Each function says which form it takes and gives.
+ *    (ntt.h): word k of limb t is A(r_t^(2 brv(k) + 1)), with r_t the
+ *    limb's root of order 2N, z^((q-1)/2N) for the smallest quadratic
+ *    non-residue z mod the limb's prime q (ntt_rns_root returns it; every
+ *    backend, CUDA included, uses it).  Each function says which form it
+ *    takes and gives.
  *  - Ranges.  Every output word is in [0, prime) of its limb.  Input words
  *    must be below their limb's prime; inputs marked "checked" are scanned
  *    before anything is written (NTT_ERANGE, outputs untouched).  The keys
  *    of the key-switching calls are not scanned (they are as large as the
- *    rest of the work): words >= their prime give unspecified results, never
- *    out-of-bounds accesses or undefined behaviour; ntt_rns_key_check scans
- *    a key once.
+ *    rest of the work): key words >= their prime give unspecified values,
+ *    never out-of-bounds accesses or undefined behaviour, and every output
+ *    word is still in [0, prime) of its limb (the sums are reduced from any
+ *    64-bit words), so a later call's range check does not fail on them;
+ *    ntt_rns_key_check scans a key once.
  *  - Sizes are passed with every buffer: `n` must equal the context's N and
  *    each `*_limbs` the exact number of limbs the operation reads or writes
  *    there (else NTT_EINVAL), so that a buffer meant for another level,
@@ -69,6 +75,31 @@
  * A key switch at level l reads digits j < beta(l) only and, of each of
  * their polynomials, limbs 0 .. l and the K limbs L+1 .. L+K; the limbs
  * l+1 .. L are skipped.  key_limbs = 2 * dnum * (L+1+K) always.
+ *
+ * Digits against dnum: alpha = ceil((L+1)/dnum) limbs a digit makes
+ * beta(L) = ceil((L+1)/alpha) digits, which can be fewer than dnum (L+1 =
+ * 5, dnum = 4: alpha = 2, three digits q_0 q_1 | q_2 q_3 | q_4).  The key
+ * still holds dnum digit pairs (key_limbs above); the pairs j >= beta(L)
+ * are never read by any call of this header, host or device form
+ * (ntt_rns_key_check included), so they may hold anything, uninitialised
+ * memory too.
+ *
+ * Key contents: the key switch feeds each digit in raw, i.e. modUp of the
+ * digit's residues as they are (no factor (Q/D_j)^-1 applied), so the
+ * gadget factor belongs in the key.  A key from s' to s (secrets in
+ * evaluation form on every limb) is, for each digit j < beta(L),
+ *     key_{j,1} = a_j,  key_{j,0} = -a_j s + e_j + P g_j s'  mod (Q_L P),
+ * limb by limb, with a_j uniform, e_j small, P the product of the special
+ * primes and g_j the integer (a constant, not a polynomial) that is 1 mod
+ * every q_i of digit j and 0 mod every other q_i of Q_L:
+ *     g_j = (Q_L / D_j) * [(Q_L / D_j)^-1]_{D_j},
+ * D_j the product of digit j's primes (P g_j is 0 mod every p_k).  Then
+ * keyswitch(l) of x gives out0 + out1 s = x s' + E mod Q_l with E = the
+ * modDown of sum_j ext_j e_j plus modDown's rounding (for e_j = 0 every
+ * coefficient of E is below K (1 + N max|s|) in absolute value, s's
+ * coefficients taken centred); with a_j = e_j = 0 the result is exactly
+ * out0 = x s', out1 = 0.  The modUp terms u_j D_j vanish because D_j g_j
+ * = 0 mod Q_L.
  *
  * Why this shape:
  *  - One serial plan per limb (not one batched plan): the stages transform
@@ -141,7 +172,8 @@ typedef struct ntt_rns_params {
    power of two in range; L+1 == 0; L+1+K > NTT_RNS_MAX_LIMBS; dnum outside
    1 .. L+1; backend not a value of ntt_backend; threads < 0, or > 1 for a
    backend other than OPENMP, AUTO included unless NTT_BACKEND=openmp makes
-   it OPENMP), NTT_EMODULUS (a prime not prime, outside
+   it OPENMP; AUTO while NTT_BACKEND names no backend, see ntt.h),
+   NTT_EMODULUS (a prime not prime, outside
    (2, 2^61), or 2N not dividing prime - 1; the same prime twice in Q, twice
    in P, or in both), NTT_EUNSUPPORTED (backend not available here; CUDA
    without a GPU or in a build without CUDA), NTT_EBACKEND (a CUDA call
@@ -161,8 +193,15 @@ NTT_API size_t ntt_rns_alpha(const ntt_rns *ctx);    /* ceil((L+1)/dnum) */
 NTT_API size_t ntt_rns_digits(const ntt_rns *ctx, size_t level);
 NTT_API ntt_backend ntt_rns_backend(const ntt_rns *ctx); /* never AUTO */
 NTT_API int ntt_rns_threads(const ntt_rns *ctx);
-/* The L+1+K primes, Q then P (the context's copy); returns their number. */
+/* The L+1+K primes, Q then P (the context's copy); returns their number.
+   primes may be NULL: then only the number is returned (0 for ctx NULL). */
 NTT_API size_t ntt_rns_primes(const ntt_rns *ctx, const uint64_t **primes);
+/* The root of order 2N that the transforms of limb `limb` (<= L+K) use:
+   z^((q-1)/2N) for the limb's prime q and the smallest quadratic
+   non-residue z mod q, as for a negacyclic plan of ntt.h (ntt_plan_root).
+   The same on every backend, CUDA contexts included.  Writes *root only on
+   success.  Errors: NTT_EINVAL (ctx or root NULL, limb > L+K). */
+NTT_API NTT_NODISCARD ntt_status ntt_rns_root(const ntt_rns *ctx, size_t limb, uint64_t *root);
 /* The first limb and the limb count of digit `digit` at level `level`.
    Errors: NTT_EINVAL (NULL pointers, level > L, digit >= beta(level)). */
 NTT_API NTT_NODISCARD ntt_status ntt_rns_digit_range(const ntt_rns *ctx, size_t level,
@@ -322,9 +361,11 @@ NTT_API NTT_NODISCARD ntt_status ntt_rns_cuda_keyswitch(ntt_rns *ctx, size_t n, 
    0 if none or ctx is not a CUDA context. */
 NTT_API int ntt_rns_cuda_last_error(const ntt_rns *ctx);
 
-/* Scans a key (layout above, key_limbs = 2*dnum*(L+1+K)).
+/* Scans a key (layout above, key_limbs = 2*dnum*(L+1+K)): the pairs of the
+   digits j < beta(L), which are all a key switch reads; the pairs beyond
+   are not read.
    Errors: NTT_EINVAL (NULL pointers, n != N, K == 0, key_limbs),
-   NTT_ERANGE (a word >= its limb's prime). */
+   NTT_ERANGE (a word of those pairs >= its limb's prime). */
 NTT_API NTT_NODISCARD ntt_status ntt_rns_key_check(const ntt_rns *ctx, size_t n,
                                                    const uint64_t *key, size_t key_limbs);
 

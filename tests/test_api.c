@@ -228,12 +228,41 @@ static void test_env_override(void)
     setenv("NTT_BACKEND", "SCALAR", 1);
     CHECK_EQ(NTT_BACKEND_SCALAR, ntt_backend_resolve_auto(), "NTT_BACKEND=SCALAR (case-insensitive)");
 
-    static const char *const bogus[] = {"bogus", "", "auto", "99", "scalar2"};
+    /* Unset, empty or "auto": no override. */
+    static const char *const none[] = {"", "auto", "AUTO"};
+    for (size_t i = 0; i < COUNT(none); i++) {
+        setenv("NTT_BACKEND", none[i], 1);
+        CHECK_EQ(def, ntt_backend_resolve_auto(), "NTT_BACKEND=\"%s\" is not the default", none[i]);
+    }
+    /* Any other name is refused (issue 62.8): AUTO does not resolve, and
+       every call asked for AUTO fails with a detail naming the value. */
+    static const char *const bogus[] = {"bogus", "99", "scalar2", " scalar", "avx-512", "\x1b[2J"};
+    uint64_t x[8] = {1, 2, 3}, y[15];
     for (size_t i = 0; i < COUNT(bogus); i++) {
         setenv("NTT_BACKEND", bogus[i], 1);
-        CHECK_EQ(def, ntt_backend_resolve_auto(), "NTT_BACKEND=\"%s\" is not ignored", bogus[i]);
+        char shown[NTT_ESCAPE_CAP], want[128];
+        (void)ntt_escape_bytes(shown, sizeof shown, bogus[i], strlen(bogus[i]));
+        snprintf(want, sizeof want, "NTT_BACKEND=\"%s\" names no backend", shown);
+        CHECK_EQ(NTT_BACKEND_AUTO, ntt_backend_resolve_auto(), "NTT_BACKEND=\"%s\" is ignored", shown);
+        ntt_plan *bp = NULL;
+        CHECK_STATUS(NTT_EINVAL, ntt_plan_create(&bp, 64, 998244353, NTT_U32, NTT_BACKEND_AUTO, NULL),
+                     "AUTO plan with NTT_BACKEND=\"%s\"", shown);
+        CHECK(bp == NULL, "a refused plan is not NULL");
+        CHECK(strstr(ntt_error_detail(), want) != NULL, "plan detail \"%s\" lacks \"%s\"",
+              ntt_error_detail(), want);
+        CHECK_STATUS(NTT_EINVAL, ntt_polymul_mod(y, x, 8, x, 8, 65537, NTT_BACKEND_AUTO),
+                     "ntt_polymul_mod AUTO with NTT_BACKEND=\"%s\"", shown);
+        CHECK(strstr(ntt_error_detail(), want) != NULL, "polymul_mod detail \"%s\" lacks \"%s\"",
+              ntt_error_detail(), want);
+        for (const char *d = ntt_error_detail(); *d; d++)
+            CHECK(*d >= 0x20 && *d < 0x7f, "detail byte 0x%02x is not printable ASCII", (unsigned char)*d);
+        /* A backend named by the caller does not read the variable. */
+        CHECK_STATUS(NTT_OK, test_plan_create(&bp, 64, 998244353, NTT_U32, NTT_BACKEND_SCALAR, NULL),
+                     "SCALAR plan with NTT_BACKEND=\"%s\"", shown);
+        ntt_plan_destroy(bp);
     }
-    /* a known but unavailable backend is ignored too */
+    /* a known but unavailable backend is passed over (one setting serves
+       machines with and without a GPU) */
     for (int i = NTT_BACKEND_AVX2; i < NTT_BACKEND_COUNT; i++) {
         setenv("NTT_BACKEND", ntt_backend_name((ntt_backend)i), 1);
         ntt_backend r = ntt_backend_resolve_auto();

@@ -366,7 +366,7 @@ static ntt_status run_row(case_row *r, const ntt_course_input *in, ntt_backend b
        shown for a product that was checked. */
     if (st == NTT_OK && ok && have_out) ok = same(c, expect, lc);
     if (st != NTT_OK) {
-        char buf[512];
+        char buf[PRODUCT_FAILURE_LEN];
         product_failure_text(buf, sizeof buf, path, st, b, o);
         r->error = dup_string(buf);
         r->status = ROW_ERROR;

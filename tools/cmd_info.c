@@ -32,8 +32,12 @@ static void info_backends(void)
                ntt_backend_available(b) ? "available" : "not available");
     }
     const char *env = getenv("NTT_BACKEND");
-    printf("  %-8s  -> %s%s%s%s\n", "auto", ntt_backend_name(ntt_backend_resolve_auto()),
-           env ? " (NTT_BACKEND=" : "", env ? env : "", env ? ")" : "");
+    const ntt_backend a = ntt_backend_resolve_auto();
+    if (a == NTT_BACKEND_AUTO) /* the library refuses AUTO then */
+        printf("  %-8s  -> none: NTT_BACKEND=\"%s\" names no backend\n", "auto", cli_show(env).s);
+    else
+        printf("  %-8s  -> %s%s%s%s\n", "auto", ntt_backend_name(a), env ? " (NTT_BACKEND=\"" : "",
+               env ? cli_show(env).s : "", env ? "\")" : "");
 }
 
 static void info_gpu(void)

@@ -62,7 +62,7 @@ int cmd_mul(int argc, char **argv)
     ntt_course_free(&in);
     int rc;
     if (st != NTT_OK) {
-        char why[512];
+        char why[PRODUCT_FAILURE_LEN];
         product_failure_text(why, sizeof why, cli_input_name(file), st, b, &o);
         fprintf(stderr, "%s: %s\n", cmd, why);
         rc = cli_exit_code(st);

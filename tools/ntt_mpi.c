@@ -293,10 +293,15 @@ static int run_mul(const mul_args *m)
     ntt_course_free(&in);
     int rc = EXIT_OK;
     if (st != NTT_OK) {
+        /* Rank 0's detail of the failure (its own, or the agreement's
+           "another rank failed: ..."), escaped as ntt's are (issue 61). */
+        const char *detail = ntt_error_detail();
+        char shown[4 * 256 + 4];
+        (void)ntt_escape_bytes(shown, sizeof shown, detail, strlen(detail));
         const ntt_backend ran = b == NTT_BACKEND_AUTO ? ntt_backend_resolve_auto() : b;
-        say(stderr, "ntt-mpi mul: %s: product failed on backend %s%s across %d ranks: %s\n",
-            cli_input_name(m->file), b == NTT_BACKEND_AUTO ? "auto = " : "", ntt_backend_name(ran),
-            g_size, ntt_status_string(st));
+        say(stderr, "ntt-mpi mul: %s: product failed on backend %s%s across %d ranks: %s%s%s\n",
+            cli_input_name(m->file), b == NTT_BACKEND_AUTO && ran != b ? "auto = " : "",
+            ntt_backend_name(ran), g_size, ntt_status_string(st), shown[0] ? ": " : "", shown);
         rc = st == NTT_EUNSUPPORTED ? EXIT_UNSUPPORTED : EXIT_FAILURE_LIB;
     } else if (g_rank == 0) {
         rc = cli_write_coeffs("ntt-mpi mul", m->out, c, lc);

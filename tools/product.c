@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void list_names(FILE *f, const char *(*name)(int), int count)
@@ -23,6 +24,15 @@ int product_backend(const char *cmd, const char *name, bool all_too, ntt_backend
         fprintf(stderr, "%s: unknown backend '%s' (valid: ", cmd, cli_show(name).s);
         list_names(stderr, backend_name_i, NTT_BACKEND_COUNT);
         fprintf(stderr, "%s)\n", all_too ? ", all" : "");
+        return EXIT_USAGE;
+    }
+    if (*b == NTT_BACKEND_AUTO && ntt_backend_resolve_auto() == NTT_BACKEND_AUTO) {
+        /* The library would refuse AUTO (ntt.h): a setting as wrong as an
+           unknown --backend, said before any input is read. */
+        fprintf(stderr, "%s: NTT_BACKEND=\"%s\" names no backend (valid: ", cmd,
+                cli_show(getenv("NTT_BACKEND")).s);
+        list_names(stderr, backend_name_i, NTT_BACKEND_COUNT);
+        fputs("; unset or empty: auto)\n", stderr);
         return EXIT_USAGE;
     }
     if (!ntt_backend_available(*b)) {
@@ -64,8 +74,14 @@ ntt_status product_run(const ntt_course_input *in, ntt_backend b, const product_
 void product_failure_text(char *buf, size_t len, const char *path, ntt_status st,
                           ntt_backend b, const product_opts *o)
 {
+    /* The detail holds user bytes (NTT_BACKEND's value) and is up to 255
+       bytes; escaped, at most four characters a byte. */
+    const char *detail = ntt_error_detail();
+    char shown[4 * 256 + 4];
+    (void)ntt_escape_bytes(shown, sizeof shown, detail, strlen(detail));
     const ntt_backend ran = b == NTT_BACKEND_AUTO ? ntt_backend_resolve_auto() : b;
-    snprintf(buf, len, "%s: product failed on backend %s%s (modmul %s, variant %s): %s", path,
-             b == NTT_BACKEND_AUTO ? "auto = " : "", ntt_backend_name(ran),
-             ntt_modmul_name(o->plan.modmul), ntt_variant_name(o->variant), ntt_status_string(st));
+    snprintf(buf, len, "%s: product failed on backend %s%s (modmul %s, variant %s): %s%s%s", path,
+             b == NTT_BACKEND_AUTO && ran != b ? "auto = " : "", ntt_backend_name(ran),
+             ntt_modmul_name(o->plan.modmul), ntt_variant_name(o->variant), ntt_status_string(st),
+             shown[0] ? ": " : "", shown);
 }

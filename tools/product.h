@@ -30,15 +30,20 @@ int product_take_variant(const char *cmd, FILE *err, const char *name, void *des
         {"--modmul", NULL, CLI_TEXT, &(o)->plan.modmul, 0, 0, product_take_modmul}, \
         {"--variant", NULL, CLI_TEXT, &(o)->variant, 0, 0, product_take_variant}
 /* The backend named `name`: 0, or the exit code after printing why (2 for
-   an unknown name, 7 for a backend that cannot run here).  all_too: the
+   an unknown name, and for auto while NTT_BACKEND names no backend; 7 for
+   a backend that cannot run here).  all_too: the
    message lists "all" among the valid names. */
 int product_backend(const char *cmd, const char *name, bool all_too, ntt_backend *b);
 /* c = the 2n-1 coefficients of the file's product. */
 ntt_status product_run(const ntt_course_input *in, ntt_backend b, const product_opts *o,
                        uint64_t *c);
-/* "PATH: product failed on backend B (modmul M, variant V): why", naming
-   the backend that actually ran, so that it says which one lacks the
-   variant or modmul. */
+/* "PATH: product failed on backend B (modmul M, variant V): WHY: DETAIL",
+   naming the backend that actually ran, so that it says which one lacks
+   the variant or modmul; DETAIL is the library's ntt_error_detail() of the
+   failed call, escaped by ntt_escape_bytes (left out when empty).  Call it
+   right after the failure, before another library call.  len >=
+   PRODUCT_FAILURE_LEN keeps the whole detail. */
+#define PRODUCT_FAILURE_LEN 1536
 void product_failure_text(char *buf, size_t len, const char *path, ntt_status st,
                           ntt_backend b, const product_opts *o);
 

@@ -131,6 +131,9 @@ plan_create_rns = _proto("ntt_plan_create_rns", _st, POINTER(c_void_p), c_size_t
                          c_size_t, c_int, c_int, _P)
 plan_destroy = _proto("ntt_plan_destroy", None, c_void_p)
 plan_backend = _proto("ntt_plan_backend", c_int, c_void_p)
+# The root each modulus's transforms use (libraries before it have none).
+plan_root = (_proto("ntt_plan_root", _st, c_void_p, c_size_t, POINTER(c_uint64))
+             if hasattr(lib, "ntt_plan_root") else None)
 plan_modmul = _proto("ntt_plan_modmul", c_int, c_void_p)
 
 # Every execution entry point, by (operation, width): the batched host
@@ -223,6 +226,8 @@ def _rns_protos():
                             z),
         "key_check": _proto("ntt_rns_key_check", _st, c_void_p, z, _P, z),
     }
+    if hasattr(lib, "ntt_rns_root"):
+        fns["root"] = _proto("ntt_rns_root", _st, c_void_p, z, POINTER(c_uint64))
     # The device-pointer forms ntt_rns_cuda_* (the host arguments plus a
     # stream, on a context made with NTT_BACKEND_CUDA) are declared here
     # once the library has them.

@@ -53,7 +53,8 @@ def backend_available(name):
 
 def auto_backend():
     """The backend that "auto" resolves to now (the environment variable
-    NTT_BACKEND overrides the library's choice)."""
+    NTT_BACKEND overrides the library's choice); "auto" itself while
+    NTT_BACKEND names no backend, when every call on "auto" fails."""
     return backend_name(_lib.backend_resolve_auto())
 
 

@@ -39,6 +39,19 @@ def _check_moduli(moduli, n, width, negacyclic):
                                f"needs {order} | p-1")
 
 
+def _roots(fn, handle, count, name):
+    """The roots of unity the transforms use, one per modulus or limb (None
+    for a libntt without the call)."""
+    if fn is None:
+        return None
+    out = []
+    for i in range(count):
+        r = ctypes.c_uint64()
+        check(fn(handle, i, ctypes.byref(r)), name)
+        out.append(r.value)
+    return tuple(out)
+
+
 class Plan(Owned):
     """Transforms of size n modulo one prime or an RNS base of primes.
 
@@ -55,6 +68,11 @@ class Plan(Owned):
     (if any) are a batch, and item i of the batch uses moduli[i % len(moduli)],
     so a polynomial stored as its RNS limbs, shape (len(moduli), n), is one
     batch.  Spectra are in bit-reversed order unless natural_order.
+    plan.roots[i] is the root of unity modulus i's transforms use, of order
+    2n (negacyclic) or n: z^((p-1)/order) for the smallest quadratic
+    non-residue z mod p (ntt_plan_root); output word k is the input's value
+    at roots[i]^(2 brv(k) + 1) (negacyclic) or roots[i]^brv(k), brv(k)
+    replaced by k in natural order.
 
     Each operation returns its result: a new array by default, `out` when
     given, or the input itself with inplace=True.  Host arrays go through
@@ -112,6 +130,7 @@ class Plan(Owned):
         self.backend = backend_name(backend)
         self.modmul = modmul_name(_lib.plan_modmul(self._handle))
         self._bounds = np.array(moduli, dtype=self.dtype)
+        self.roots = _roots(_lib.plan_root, self._handle, len(moduli), "ntt_plan_root")
         self._fns = {op: fn for (op, w), fn in _lib.exec_fns.items() if w == f"u{width}"}
         self._cuda = backend == _lib.BACKEND_CUDA
         self._typestr = "<" + TYPESTR[width]

@@ -52,7 +52,7 @@ from ._errors import (InvalidArgumentError, ModulusError, Status,
 from ._names import backend_code, backend_name
 from ._numtheory import is_prime
 from ._owned import Owned
-from ._plan import MAX_LOG2_N, _int
+from ._plan import MAX_LOG2_N, _int, _roots
 
 if _lib.rns_fns is None:
     raise ImportError(f"ntt.rns: {_lib.path} has no RNS module (ntt_rns_create); "
@@ -90,6 +90,9 @@ class Context(Owned):
     others.
 
     Attributes: n, q, p, primes (q then p: limb k's prime is primes[k]),
+    roots (limb k's root of order 2N, z^((q-1)/2N) for the smallest
+    quadratic non-residue z: evaluation form holds the values at its odd
+    powers, in bit-reversed order),
     L (= len(q) - 1), K (= len(p)), dnum, alpha, backend (resolved, never
     "auto"), threads, closed.  Use it as a context manager or call close().
     """
@@ -167,6 +170,7 @@ class Context(Owned):
         count = _F["primes"](h, ctypes.byref(ptr))
         self.primes = tuple(ptr[i] for i in range(count))
         self._bounds = np.array(self.primes, dtype=_U64)
+        self.roots = _roots(_F.get("root"), h, count, "ntt_rns_root")
 
     # ---- queries --------------------------------------------------------------
 

@@ -304,3 +304,34 @@ def test_a_large_transform_round_trip(rng):
     a = random_coeffs(rng, n, [p], np.uint64)
     with ntt.Plan(n, p, negacyclic=True) as plan:
         assert plan.inverse(plan.forward(a)).tolist() == a.tolist()
+
+
+def _rule_root(p, order):
+    """ntt.h's rule, from scratch: z^((p-1)/order), z the smallest quadratic
+    non-residue (Euler's criterion)."""
+    z = 2
+    while pow(z, (p - 1) // 2, p) != p - 1:
+        z += 1
+    return pow(z, (p - 1) // order, p)
+
+
+@pytest.mark.parametrize("negacyclic", [False, True])
+@pytest.mark.parametrize("natural_order", [False, True])
+def test_roots_follow_the_stated_rule(rng, negacyclic, natural_order):
+    """plan.roots against the rule, and forward(x) against its powers."""
+    if ntt.Plan(4, 17).roots is None:
+        pytest.skip("this libntt has no ntt_plan_root")
+    for width in (32, 64):
+        n, moduli = random_case(rng, width, 8, negacyclic, count=3)
+        order = 2 * n if negacyclic else n
+        plan = ntt.Plan(n, moduli, width=width, negacyclic=negacyclic,
+                        natural_order=natural_order)
+        assert plan.roots == tuple(_rule_root(p, order) for p in moduli)
+        x = np.zeros((len(moduli), n), plan.dtype)
+        x[:, 1 % n] = 1
+        got = plan.forward(x)
+        logn = n.bit_length() - 1
+        for i, (p, r) in enumerate(zip(moduli, plan.roots)):
+            ks = range(n) if natural_order else (bit_reverse(k, logn) for k in range(n))
+            want = [pow(r, 2 * k + 1 if negacyclic else k, p) for k in ks]
+            assert [int(v) for v in got[i]] == want

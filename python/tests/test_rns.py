@@ -460,3 +460,29 @@ def test_a_library_without_the_rns_module_is_an_import_error():
                            os.path.abspath(__file__))))
     assert r.returncode == 0, r.stderr
     assert "has no RNS module (ntt_rns_create)" in r.stdout
+
+
+@pytest.mark.parametrize("backend", CPU_BACKENDS)
+def test_roots_follow_the_stated_rule(rng, backend):
+    """ctx.roots: z^((q-1)/2N), z the smallest quadratic non-residue, and
+    forward(x) on every limb gives its odd powers in bit-reversed order."""
+    n = 16
+    q = make_primes(n, 3, "mixed", rng)
+    p = make_primes(n, 2, "mixed", rng, avoid=q)
+    with ntt.rns.Context(n, q, p, dnum=2, backend=backend) as ctx:
+        if ctx.roots is None:
+            pytest.skip("this libntt has no ntt_rns_root")
+        rule = []
+        for prime in ctx.primes:
+            z = 2
+            while pow(z, (prime - 1) // 2, prime) != prime - 1:
+                z += 1
+            rule.append(pow(z, (prime - 1) // (2 * n), prime))
+        assert ctx.roots == tuple(rule)
+        x = np.zeros((len(ctx.primes), n), np.uint64)
+        x[:, 1] = 1
+        got = ctx.forward(x, list(range(len(ctx.primes))))
+        bits = n.bit_length() - 1
+        for t, (prime, r) in enumerate(zip(ctx.primes, ctx.roots)):
+            brv = [int(format(k, f"0{bits}b")[::-1], 2) for k in range(n)]
+            assert [int(v) for v in got[t]] == [pow(r, 2 * b + 1, prime) for b in brv]

@@ -182,6 +182,9 @@ const ntt_backend_ops *ntt_backend_lookup(ntt_backend b);
 ntt_status ntt_modulus_init(ntt_modulus *m, uint64_t p, size_t n, ntt_width width,
                             unsigned flags);
 void ntt_modulus_free(ntt_modulus *m);
+/* The root of order N (a power of two, N | p-1) that plans of the prime p
+   use: z^((p-1)/N), z the smallest quadratic non-residue; 0 if none. */
+uint64_t ntt_root_of_order(uint64_t p, uint64_t N);
 
 /* prime.c */
 bool ntt_prime_u64(uint64_t n);

@@ -56,7 +56,8 @@ static ntt_status plan_create(ntt_plan **out, size_t n, const uint64_t *moduli, 
                         ((size_t)1 << 40) / n, vo.cuda_block);
     if ((unsigned)backend >= NTT_BACKEND_COUNT)
         return ntt_fail(NTT_EINVAL, "backend %d is not an ntt_backend", (int)backend);
-    if (backend == NTT_BACKEND_AUTO) backend = ntt_backend_resolve_auto();
+    ntt_status rs = ntt_backend_resolve(&backend);
+    if (rs != NTT_OK) return rs;
     if (!ntt_backend_available(backend)) return ntt_fail_backend(backend);
     /* The backend's table, or the threaded driver over its kernels. */
     const ntt_backend_ops *ops = ntt_backend_exec_ops(backend, o.threads);
@@ -152,6 +153,13 @@ size_t ntt_plan_moduli(const ntt_plan *plan, const uint64_t **moduli)
     if (!plan) return 0;
     if (moduli) *moduli = plan->moduli;
     return plan->nmod;
+}
+
+ntt_status ntt_plan_root(const ntt_plan *plan, size_t i, uint64_t *root)
+{
+    if (!plan || !root || i >= plan->nmod) return NTT_EINVAL;
+    *root = plan->mod[i].root;
+    return NTT_OK;
 }
 
 /* ---- validation ----------------------------------------------------------- */

@@ -322,7 +322,8 @@ static ntt_status polymul_mod(uint64_t *c, const uint64_t *a, size_t la, const u
         m.o.threads < 0)
         return ntt_fail(NTT_EINVAL, "an option out of range: modmul %d, variant %d, threads %d",
                         (int)m.o.modmul, (int)variant, m.o.threads);
-    if (backend == NTT_BACKEND_AUTO) backend = ntt_backend_resolve_auto();
+    const ntt_status rs = ntt_backend_resolve(&backend);
+    if (rs != NTT_OK) return rs;
     /* The table the plans will run (the threaded driver where threads ask
        for it), whose input check is the one to take. */
     const ntt_backend_ops *ops = ntt_backend_exec_ops(backend, m.o.threads);

@@ -1,8 +1,10 @@
 /* The backend registry (registry.h): the table of backends and every
    choice among them.  A new backend is a row here. */
 #include "registry.h"
+#include "detail.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* In the order of ntt_backend; the AUTO priorities say AVX-512 > AVX2 >
    scalar.  AUTO stays on the CPU: a GPU only pays off for large or
@@ -67,16 +69,34 @@ ntt_backend ntt_backend_best_cpu(void)
     return best ? best->id : NTT_BACKEND_SCALAR;
 }
 
-/* NTT_BACKEND in the environment overrides the choice when it names an
-   available backend. */
+/* What AUTO stands for: an available backend named by NTT_BACKEND, else
+   the best CPU backend (a known name that is not available here is passed
+   over, so that one setting serves machines with and without a GPU).  0
+   where NTT_BACKEND is set, not empty, and names no backend, so that a
+   misspelt setting is refused instead of quietly running another one. */
+static int pick_auto(const char *env, ntt_backend *b)
+{
+    ntt_backend e = NTT_BACKEND_AUTO;
+    if (env && *env && ntt_backend_from_name(env, &e) != NTT_OK) return 0;
+    *b = e != NTT_BACKEND_AUTO && ntt_backend_available(e) ? e : ntt_backend_best_cpu();
+    return 1;
+}
+
 ntt_backend ntt_backend_resolve_auto(void)
 {
-    const char *env = getenv("NTT_BACKEND");
     ntt_backend b;
-    if (env && ntt_backend_from_name(env, &b) == NTT_OK && b != NTT_BACKEND_AUTO &&
-        ntt_backend_available(b))
-        return b;
-    return ntt_backend_best_cpu();
+    return pick_auto(getenv("NTT_BACKEND"), &b) ? b : NTT_BACKEND_AUTO;
+}
+
+ntt_status ntt_backend_resolve(ntt_backend *b)
+{
+    if (*b != NTT_BACKEND_AUTO) return NTT_OK;
+    const char *env = getenv("NTT_BACKEND");
+    if (pick_auto(env, b)) return NTT_OK;
+    char shown[NTT_ESCAPE_CAP];
+    (void)ntt_escape_bytes(shown, sizeof shown, env, strlen(env));
+    return ntt_fail(NTT_EINVAL, "NTT_BACKEND=\"%s\" names no backend (auto, scalar, avx2, "
+                    "openmp, cuda, avx512; unset or empty: auto)", shown);
 }
 
 ntt_backend ntt_backend_kernels_of(ntt_backend b)

@@ -54,6 +54,11 @@ const ntt_backend_ops *ntt_backend_lookup(ntt_backend b);
 
 /* ntt_backend_best_cpu: declared in ntt_internal.h (the benchmarks use it). */
 
+/* *b resolved where it is AUTO (ntt_backend_resolve_auto): NTT_OK, or
+   NTT_EINVAL with the detail text (ntt_error_detail) where NTT_BACKEND
+   names no backend.  Every call that takes AUTO resolves it here. */
+ntt_status ntt_backend_resolve(ntt_backend *b);
+
 /* The serial CPU backend whose kernels a plan of b runs: b itself for a
    serial CPU backend, ntt_backend_best_cpu() for OPENMP; AUTO for the
    others (CUDA) and for b not built. */

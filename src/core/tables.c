@@ -22,9 +22,13 @@ size_t ntt_bitrev(size_t x, unsigned bits)
     return r;
 }
 
-/* An element of order exactly N (a power of two >= 2) mod the prime p:
-   r has order N iff r^(N/2) == -1. */
-static uint64_t root_of_order(uint64_t p, uint64_t N)
+/* The root every plan uses (ntt.h, ntt_plan_root): r = z^((p-1)/N) for the
+   smallest quadratic non-residue z.  r has order exactly N (a power of two
+   >= 2 dividing p-1) iff r^(N/2) = z^((p-1)/2) = -1, Euler's criterion for
+   z, so the loop's first hit is that z.  Not ntt_root_of_unity's
+   g^((p-1)/N) for the smallest primitive root g, which differs where g is
+   not the smallest non-residue; the choice is public now and stays. */
+uint64_t ntt_root_of_order(uint64_t p, uint64_t N)
 {
     for (uint64_t x = 2; x < p; x++) {
         uint64_t r = ntt_powmod(x, (p - 1) / N, p);
@@ -77,7 +81,7 @@ ntt_status ntt_modulus_init(ntt_modulus *m, uint64_t p, size_t n, ntt_width widt
                         (unsigned long long)p, (unsigned long long)N,
                         nega ? "negacyclic" : "cyclic", n, nega ? "2n" : "n",
                         __builtin_ctzll(p - 1));
-    const uint64_t r = root_of_order(p, N);
+    const uint64_t r = ntt_root_of_order(p, N);
     if (r == 0)
         return ntt_fail(NTT_EMODULUS, "modulus %llu: no root of unity of order %llu found",
                         (unsigned long long)p, (unsigned long long)N);

@@ -127,7 +127,8 @@ static ntt_status choose_backend(ntt_rns *c, ntt_backend want, int threads)
 {
     ntt_backend b = want;
     if (b == NTT_BACKEND_AUTO) {
-        b = ntt_backend_resolve_auto();
+        const ntt_status s = ntt_backend_resolve(&b);
+        if (s != NTT_OK) return s;
         if (b == NTT_BACKEND_CUDA) b = ntt_backend_best_cpu(); /* AUTO stays on the CPU */
     }
     if (!ntt_backend_available(b)) return NTT_EUNSUPPORTED;
@@ -292,6 +293,15 @@ size_t ntt_rns_digits(const ntt_rns *c, size_t level)
 {
     if (!c || level >= c->nq) return 0;
     return level / c->alpha + 1;
+}
+
+/* The rule itself rather than a limb's plan: a CUDA context has no host
+   plans, and its device plans were made by the same rule (tables.c). */
+ntt_status ntt_rns_root(const ntt_rns *c, size_t limb, uint64_t *root)
+{
+    if (!c || !root || limb >= c->nlimb) return NTT_EINVAL;
+    *root = ntt_root_of_order(c->primes[limb], 2 * (uint64_t)c->n);
+    return NTT_OK;
 }
 
 size_t ntt_rns_primes(const ntt_rns *c, const uint64_t **primes)

@@ -369,7 +369,9 @@ ntt_status ntt_rns_keyswitch(ntt_rns *c, size_t n, size_t level, const uint64_t 
 ntt_status ntt_rns_key_check(const ntt_rns *c, size_t n, const uint64_t *key, size_t key_limbs)
 {
     if (!c || !key || n != c->n || c->np == 0 || key_limbs != ntt_rns_key_limbs(c)) return NTT_EINVAL;
-    for (size_t r = 0; r < key_limbs; r++)
+    /* The digits a key switch reads (ntt_rns.h): beta(L) may be below dnum. */
+    const size_t read = 2 * ntt_rns_digits(c, c->nq - 1) * c->nlimb;
+    for (size_t r = 0; r < read; r++)
         if (ntt_any_geq_u64(key + r * n, n, c->primes[r % c->nlimb])) return NTT_ERANGE;
     return NTT_OK;
 }

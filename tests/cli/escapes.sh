@@ -88,4 +88,13 @@ expect_in gen "ntt gen: P must be a whole number in [2, 2^63), not '7\\x1bc'"
 run 2 "$prog" cases "$work" --reps "1${esc}"
 clean reps
 expect_in reps "ntt cases: --reps wants a whole number in [1, 1000000], not '1\\x1b'"
+# The environment is user text too: NTT_BACKEND naming no backend (issue
+# 62.8), in the refusal of mul and in info.
+run 2 env NTT_BACKEND="x${esc}]0;t$(printf '\007')" "$prog" mul "$work/osc.in"
+clean env_backend
+expect_in env_backend "ntt mul: NTT_BACKEND=\"x\x1b]0;t\x07\" names no backend"
+run 0 env NTT_BACKEND="x${esc}c" "$prog" info
+cp "$work/last.out" "$work/last.err"
+clean env_backend_info
+expect_in env_backend_info "NTT_BACKEND=\"x\x1bc\" names no backend"
 echo "ok: $prog escapes input bytes and arguments"
