@@ -98,10 +98,12 @@ typedef struct ntt_ckks_ct {
 /* Creates a CKKS context on `rns`, which the context borrows (it must
    outlive the CKKS context, and is used by it: one thread at a time for
    both).  Allocates the workspace of every call: about
-   (2 dnum (L+1+K) + 2 (L+1+K) + 4 (L+1)) N words and N 32-bit words.
+   (2 dnum (L+1+K) + 2 (L+1+K) + 4 (L+1)) N words (on the device for a
+   CUDA context, with the primes' constants) and a few N words on the host.
    *ck is NULL on failure.
    Errors: NTT_EINVAL (NULL pointers; K == 0), NTT_EUNSUPPORTED (a CUDA
-   context: the device forms are not written yet), NTT_ENOMEM. */
+   context in a build without CUDA), NTT_EBACKEND (a CUDA call failed),
+   NTT_ENOMEM (host or device memory). */
 NTT_API NTT_NODISCARD ntt_status ntt_ckks_create(ntt_ckks **ck, ntt_rns *rns);
 /* Frees the workspace (not the RNS context).  NULL is ignored. */
 NTT_API void ntt_ckks_destroy(ntt_ckks *ck);
@@ -132,6 +134,10 @@ NTT_API NTT_NODISCARD ntt_status ntt_ckks_automorphism(ntt_ckks *ck, size_t n, u
                                                        uint64_t *out);
 
 /* ---- secret, keys, encryption (tests and examples; see NOT FOR SECURITY) -- */
+/* Host only: on a CKKS context over a CUDA RNS context these (but
+   ntt_ckks_secret_gen and ntt_ckks_decode_small) return NTT_EUNSUPPORTED
+   after their argument checks; a CPU context of the same parameters makes
+   the same words, which the caller copies to the device. */
 
 /* s[0 .. N) <- uniform in {-1, 0, 1} from `seed`.
    Errors: NTT_EINVAL (NULL pointers, n != N). */
@@ -222,6 +228,64 @@ NTT_API NTT_NODISCARD ntt_status ntt_ckks_rotate_hoisted(ntt_ckks *ck, const ntt
                                                          const uint64_t *g, size_t r,
                                                          const uint64_t *const *keys,
                                                          size_t key_limbs, ntt_ckks_ct *out);
+
+/* ---- the operations on device pointers (CKKS contexts over CUDA RNS ones) -- */
+/*
+ * Each ntt_ckks_cuda_X takes the arguments of ntt_ckks_X (same layouts,
+ * levels and aliasing rules) with the ciphertexts' c0, c1, the plaintexts
+ * and the keys in device memory (the ntt_ckks_ct structs and the g and
+ * key-pointer arrays themselves on the host), plus a stream: it enqueues
+ * its work there and returns, as ntt_rns_cuda_* do (no copies to or from
+ * the host, no allocation, no synchronization, so a sequence of calls may
+ * be captured in a CUDA graph; inputs are not scanned).  An output's level
+ * is set on the host when the call returns.  The words are those of the
+ * host form on a CPU context of the same parameters, bit for bit: the
+ * transforms, modUp, inner product, modDown and rescale are the RNS
+ * context's device calls, the products and sums use the host form's
+ * arithmetic, and the automorphism is one gather kernel.  The context's
+ * device workspace is shared by its calls: one stream (or streams the
+ * caller orders), one host thread at a time.
+ * Errors: those of the host form but NTT_ERANGE; NTT_EUNSUPPORTED (a CPU
+ * context; and the host forms on a CUDA context); NTT_EBACKEND (a launch
+ * failed: ntt_ckks_cuda_last_error); the RNS device calls' statuses.
+ */
+NTT_API NTT_NODISCARD ntt_status ntt_ckks_cuda_automorphism(ntt_ckks *ck, size_t n, uint64_t g,
+                                                            const uint64_t *d_in, size_t limbs,
+                                                            uint64_t *d_out,
+                                                            ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_ckks_cuda_add(ntt_ckks *ck, const ntt_ckks_ct *a,
+                                                   const ntt_ckks_ct *b, ntt_ckks_ct *out,
+                                                   ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_ckks_cuda_add_plain(ntt_ckks *ck, const ntt_ckks_ct *a,
+                                                         const uint64_t *d_pt, size_t pt_limbs,
+                                                         ntt_ckks_ct *out,
+                                                         ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_ckks_cuda_mul_plain(ntt_ckks *ck, const ntt_ckks_ct *a,
+                                                         const uint64_t *d_pt, size_t pt_limbs,
+                                                         ntt_ckks_ct *out,
+                                                         ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_ckks_cuda_rescale(ntt_ckks *ck, const ntt_ckks_ct *a,
+                                                       ntt_ckks_ct *out, ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_ckks_cuda_mul(ntt_ckks *ck, const ntt_ckks_ct *a,
+                                                   const ntt_ckks_ct *b, const uint64_t *d_rlk,
+                                                   size_t key_limbs, int rescale,
+                                                   ntt_ckks_ct *out, ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_ckks_cuda_rotate(ntt_ckks *ck, const ntt_ckks_ct *a, long k,
+                                                      const uint64_t *d_key, size_t key_limbs,
+                                                      ntt_ckks_ct *out, ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_ckks_cuda_conjugate(ntt_ckks *ck, const ntt_ckks_ct *a,
+                                                         const uint64_t *d_key, size_t key_limbs,
+                                                         ntt_ckks_ct *out,
+                                                         ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_ckks_cuda_rotate_hoisted(ntt_ckks *ck, const ntt_ckks_ct *a,
+                                                              const uint64_t *g, size_t r,
+                                                              const uint64_t *const *d_keys,
+                                                              size_t key_limbs, ntt_ckks_ct *out,
+                                                              ntt_cuda_stream stream);
+/* The CUDA error (a cudaError_t value) of the context's last failed launch
+   of its own kernels, 0 if none or not a CUDA context (the RNS calls'
+   errors: ntt_rns_cuda_last_error). */
+NTT_API int ntt_ckks_cuda_last_error(const ntt_ckks *ck);
 
 #ifdef __cplusplus
 }

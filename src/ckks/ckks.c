@@ -9,6 +9,9 @@
 #include "../core/alloc.h"
 #include "../core/detail.h"
 #include "../include/ntt_internal.h"
+#ifdef NTT_HAVE_CUDA
+#include "ckks_cuda.h"
+#endif
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -22,6 +25,11 @@ struct ntt_ckks {
     unsigned *kb;
     uint64_t *pmod;                   /* P mod q_i, i <= L */
     uint32_t *brv, *perm;             /* N each */
+    bool dev;                         /* a CUDA context: the buffers below
+                                         (ext .. t) are device memory */
+#ifdef NTT_HAVE_CUDA
+    ckks_dev cu;
+#endif
     uint64_t *ext, *extp;             /* dnum (L+1+K) N each: raised digits */
     uint64_t *acc0, *acc1;            /* (L+1+K) N each */
     uint64_t *t[4];                   /* (L+1) N each */
@@ -169,6 +177,16 @@ static ntt_status key_check(const ntt_ckks *c, const uint64_t *key, size_t key_l
     return NTT_OK;
 }
 
+/* Keys, plaintexts and encryption are made on the host, on a CPU context:
+   on a CUDA one, make them with a CPU context of the same parameters (the
+   same words) and copy them over. */
+static ntt_status host_only(const ntt_ckks *c, const char *name)
+{
+    return c->dev ? ntt_fail(NTT_EUNSUPPORTED, "%s: host only (a CPU context of the same parameters "
+                                               "gives the same words)", name)
+                  : NTT_OK;
+}
+
 /* ---- context --------------------------------------------------------------- */
 
 ntt_status ntt_ckks_create(ntt_ckks **ck, ntt_rns *rns)
@@ -176,8 +194,6 @@ ntt_status ntt_ckks_create(ntt_ckks **ck, ntt_rns *rns)
     if (!ck) return ntt_fail(NTT_EINVAL, "ck: NULL");
     *ck = NULL;
     if (!rns) return ntt_fail(NTT_EINVAL, "rns: NULL");
-    if (ntt_rns_backend(rns) == NTT_BACKEND_CUDA)
-        return ntt_fail(NTT_EUNSUPPORTED, "a CUDA RNS context: the CKKS device forms are not written");
     if (ntt_rns_p_count(rns) == 0)
         return ntt_fail(NTT_EINVAL, "the RNS context has no special primes (K = 0): no key switch");
     ntt_ckks *c = calloc(1, sizeof *c);
@@ -197,22 +213,49 @@ ntt_status ntt_ckks_create(ntt_ckks **ck, ntt_rns *rns)
     c->perm = malloc(n * sizeof *c->perm);
     c->ei = malloc(n * sizeof *c->ei);
     c->ci = malloc(n * sizeof *c->ci);
-    c->ext = ntt_alloc_aligned(big * 8);
-    c->extp = ntt_alloc_aligned(big * 8);
-    c->acc0 = ntt_alloc_aligned(c->nl * n * 8);
-    c->acc1 = ntt_alloc_aligned(c->nl * n * 8);
     c->tmp = ntt_alloc_aligned(n * 8);
-    bool ok = c->mu && c->kb && c->pmod && c->brv && c->perm && c->ei && c->ci && c->ext &&
-              c->extp && c->acc0 && c->acc1 && c->tmp;
-    for (int i = 0; i < 4; i++) ok = ok && (c->t[i] = ntt_alloc_aligned(c->nq * n * 8)) != NULL;
+    bool ok = c->mu && c->kb && c->pmod && c->brv && c->perm && c->ei && c->ci && c->tmp;
+    if (ok) {
+        for (size_t k = 0; k < c->nl; k++) {
+            unsigned b = 64 - (unsigned)__builtin_clzll(c->pr[k]);
+            c->kb[k] = b;
+            c->mu[k] = (uint64_t)(((ntt_u128)1 << (2 * b)) / c->pr[k]);
+        }
+    }
+    c->dev = ntt_rns_backend(rns) == NTT_BACKEND_CUDA;
+    if (ok && c->dev) {
+#ifdef NTT_HAVE_CUDA
+        ckks_prime *pm = malloc(c->nl * sizeof *pm);
+        int e = pm ? 0 : 2;
+        if (pm) {
+            for (size_t k = 0; k < c->nl; k++) pm[k] = (ckks_prime){c->pr[k], c->mu[k], c->kb[k]};
+            e = ntt_ckks_cu_init(&c->cu, pm, c->nl, n, big, c->nl * n, c->nq * n);
+            free(pm);
+        }
+        if (e) {
+            ntt_ckks_destroy(c);
+            return ntt_fail(e == 2 ? NTT_ENOMEM : NTT_EBACKEND, "CKKS device workspace: CUDA error %d", e);
+        }
+        c->ext = c->cu.ext;
+        c->extp = c->cu.extp;
+        c->acc0 = c->cu.acc0;
+        c->acc1 = c->cu.acc1;
+        for (int i = 0; i < 4; i++) c->t[i] = c->cu.t[i];
+#else
+        ntt_ckks_destroy(c);
+        return ntt_fail(NTT_EUNSUPPORTED, "a CUDA RNS context in a build without CUDA");
+#endif
+    } else if (ok) {
+        c->ext = ntt_alloc_aligned(big * 8);
+        c->extp = ntt_alloc_aligned(big * 8);
+        c->acc0 = ntt_alloc_aligned(c->nl * n * 8);
+        c->acc1 = ntt_alloc_aligned(c->nl * n * 8);
+        ok = c->ext && c->extp && c->acc0 && c->acc1;
+        for (int i = 0; i < 4; i++) ok = ok && (c->t[i] = ntt_alloc_aligned(c->nq * n * 8)) != NULL;
+    }
     if (!ok) {
         ntt_ckks_destroy(c);
         return ntt_fail(NTT_ENOMEM, "CKKS workspace");
-    }
-    for (size_t k = 0; k < c->nl; k++) {
-        unsigned b = 64 - (unsigned)__builtin_clzll(c->pr[k]);
-        c->kb[k] = b;
-        c->mu[k] = (uint64_t)(((ntt_u128)1 << (2 * b)) / c->pr[k]);
     }
     for (size_t i = 0; i < c->nq; i++) {
         uint64_t m = 1;
@@ -238,12 +281,18 @@ void ntt_ckks_destroy(ntt_ckks *c)
     free(c->perm);
     free(c->ei);
     free(c->ci);
-    free(c->ext);
-    free(c->extp);
-    free(c->acc0);
-    free(c->acc1);
     free(c->tmp);
-    for (int i = 0; i < 4; i++) free(c->t[i]);
+    if (c->dev) {
+#ifdef NTT_HAVE_CUDA
+        ntt_ckks_cu_free(&c->cu);
+#endif
+    } else {
+        free(c->ext);
+        free(c->extp);
+        free(c->acc0);
+        free(c->acc1);
+        for (int i = 0; i < 4; i++) free(c->t[i]);
+    }
     free(c);
 }
 
@@ -279,21 +328,6 @@ static void permute(const ntt_ckks *c, const uint64_t *in, size_t limbs, uint64_
     const size_t n = c->n;
     for (size_t l = 0; l < limbs; l++)
         for (size_t k = 0; k < n; k++) out[l * n + k] = in[l * n + c->perm[k]];
-}
-
-ntt_status ntt_ckks_automorphism(ntt_ckks *c, size_t n, uint64_t g, const uint64_t *in,
-                                 size_t limbs, uint64_t *out)
-{
-    if (!c || !in || !out) return ntt_fail(NTT_EINVAL, "automorphism: NULL pointer");
-    if (n != c->n) return ntt_fail(NTT_EINVAL, "automorphism: n = %zu, N = %zu", n, c->n);
-    if (limbs == 0 || limbs > c->nl)
-        return ntt_fail(NTT_EINVAL, "automorphism: %zu limbs, the context has 1 .. %zu", limbs, c->nl);
-    ntt_status s = galois_check(c, g);
-    if (s) return s;
-    if (ov(in, limbs, out, limbs, n)) return ntt_fail(NTT_EINVAL, "automorphism: out overlaps in");
-    make_perm(c, g);
-    permute(c, in, limbs, out);
-    return NTT_OK;
 }
 
 /* ---- secret, keys, encryption ---------------------------------------------- */
@@ -366,7 +400,7 @@ ntt_status ntt_ckks_keygen_relin(ntt_ckks *c, const int8_t *s, size_t n, uint64_
                                  uint64_t *key, size_t key_limbs)
 {
     ntt_status st = keygen_args(c, s, n, key, key_limbs);
-    if (st) return st;
+    if (st || (st = host_only(c, "keygen_relin"))) return st;
     for (size_t k = 0; k < c->nl; k++) {
         uint64_t *sk = c->acc0 + k * n, *sp = c->acc1 + k * n;
         if ((st = secret_eval(c, s, k, sk))) return st;
@@ -379,7 +413,7 @@ ntt_status ntt_ckks_keygen_galois(ntt_ckks *c, const int8_t *s, size_t n, uint64
                                   uint64_t seed, uint64_t *key, size_t key_limbs)
 {
     ntt_status st = keygen_args(c, s, n, key, key_limbs);
-    if (st || (st = galois_check(c, g))) return st;
+    if (st || (st = galois_check(c, g)) || (st = host_only(c, "keygen_galois"))) return st;
     /* s(X^g) in coefficient form: X^i -> (-1)^floor(i g / N) X^(i g mod N). */
     for (size_t i = 0; i < n; i++) {
         uint64_t e = ((uint64_t)i * g) % (2 * n);
@@ -410,6 +444,8 @@ ntt_status ntt_ckks_plain(ntt_ckks *c, size_t n, const int64_t *m, uint64_t delt
     if (pt_limbs != level + 1)
         return ntt_fail(NTT_EINVAL, "plain: pt_limbs = %zu, level %zu needs %zu", pt_limbs, level,
                         level + 1);
+    ntt_status st = host_only(c, "plain");
+    if (st) return st;
     for (size_t k = 0; k <= level; k++) {
         ntt_status s = plain_limb(c, m, delta, k, pt + k * n);
         if (s) return s;
@@ -425,7 +461,7 @@ ntt_status ntt_ckks_encrypt(ntt_ckks *c, const int8_t *s, size_t n, const int64_
     if (level > L(c))
         return ntt_fail(NTT_EINVAL, "encrypt: level %zu above the context's L = %zu", level, L(c));
     ntt_status st = out_check(c, out, level);
-    if (st || (st = secret_check(c, s))) return st;
+    if (st || (st = secret_check(c, s)) || (st = host_only(c, "encrypt"))) return st;
     rng g = {seed};
     for (size_t i = 0; i < n; i++) c->ei[i] = rng_cbd(&g);
     for (size_t k = 0; k <= level; k++) {
@@ -455,7 +491,7 @@ ntt_status ntt_ckks_decrypt(ntt_ckks *c, const int8_t *s, size_t n, const ntt_ck
     if (ov(out, q, in->c0, q, n) || ov(out, q, in->c1, q, n))
         return ntt_fail(NTT_EINVAL, "decrypt: out overlaps the ciphertext");
     ntt_status st = secret_check(c, s);
-    if (st || (st = scan_ct(c, in, q, "decrypt: in"))) return st;
+    if (st || (st = host_only(c, "decrypt")) || (st = scan_ct(c, in, q, "decrypt: in"))) return st;
     for (size_t k = 0; k < q; k++) {
         const uint64_t p = c->pr[k];
         uint64_t *o = out + k * n;
@@ -492,10 +528,32 @@ ntt_status ntt_ckks_decode_small(const ntt_ckks *c, size_t n, const uint64_t *m,
 
 static size_t minz(size_t a, size_t b) { return a < b ? a : b; }
 
-/* Binary operations' checks: both inputs, their scans, the output at
-   `lo` (the result's level) against both. */
+/* The host forms run on CPU contexts, the device forms on CUDA ones; the
+   arguments are checked first, so that bad ones give NTT_EINVAL on any. */
+static ntt_status kind_check(const ntt_ckks *c, bool dev, const char *name)
+{
+    if (c->dev == dev) return NTT_OK;
+    return ntt_fail(NTT_EUNSUPPORTED,
+                    dev ? "%s: a device-pointer call on a CPU context"
+                        : "%s: a host-pointer call on a CUDA context (use ntt_ckks_cuda_*)",
+                    name);
+}
+
+#ifdef NTT_HAVE_CUDA
+static ntt_status cu(ntt_ckks *c, int e)
+{
+    if (!e) return NTT_OK;
+    c->cu.last_error = e;
+    return ntt_fail(e == 2 /* cudaErrorMemoryAllocation */ ? NTT_ENOMEM : NTT_EBACKEND,
+                    "CKKS: CUDA error %d", e);
+}
+#define CU(x) cu(c, (x))
+#endif
+
+/* Binary operations' checks: both inputs, the output at `lo` (the
+   result's level) against both, then (host) the inputs' scans. */
 static ntt_status bin_args(ntt_ckks *c, const ntt_ckks_ct *a, const ntt_ckks_ct *b,
-                           ntt_ckks_ct *out, size_t lo, const char *name)
+                           ntt_ckks_ct *out, size_t lo, bool dev, const char *name)
 {
     if (!ct_ok(c, a)) return ct_fail(c, a, name);
     if (!ct_ok(c, b)) return ct_fail(c, b, name);
@@ -504,17 +562,29 @@ static ntt_status bin_args(ntt_ckks *c, const ntt_ckks_ct *a, const ntt_ckks_ct 
     const size_t l = minz(a->level, b->level) + 1;
     if (!out_vs_ct(c, out, lo + 1, a, l) || !out_vs_ct(c, out, lo + 1, b, l))
         return ntt_fail(NTT_EINVAL, "%s: out overlaps an input other than exactly", name);
+    if ((s = kind_check(c, dev, name)) || dev) return s;
     if ((s = scan_ct(c, a, l, name))) return s;
     return scan_ct(c, b, l, name);
 }
 
-ntt_status ntt_ckks_add(ntt_ckks *c, const ntt_ckks_ct *a, const ntt_ckks_ct *b, ntt_ckks_ct *out)
+static ntt_status add_impl(ntt_ckks *c, const ntt_ckks_ct *a, const ntt_ckks_ct *b,
+                           ntt_ckks_ct *out, void *stream, bool dev)
 {
     if (!c) return ntt_fail(NTT_EINVAL, "add: NULL context");
-    size_t lo = a && b ? minz(a->level, b->level) : 0;
-    ntt_status s = bin_args(c, a, b, out, lo, "add");
+    const size_t lo = a && b ? minz(a->level, b->level) : 0;
+    ntt_status s = bin_args(c, a, b, out, lo, dev, "add");
     if (s) return s;
     const size_t n = c->n;
+#ifdef NTT_HAVE_CUDA
+    if (dev) {
+        if ((s = CU(ntt_ckks_cu_addmul(&c->cu, n, lo + 1, 0, a->c0, a->c1, b->c0, b->c1, out->c0,
+                                       out->c1, stream))))
+            return s;
+        out->level = lo;
+        return NTT_OK;
+    }
+#endif
+    (void)stream;
     for (size_t k = 0; k <= lo; k++)
         for (size_t i = 0; i < n; i++) {
             const size_t x = k * n + i;
@@ -526,7 +596,7 @@ ntt_status ntt_ckks_add(ntt_ckks *c, const ntt_ckks_ct *a, const ntt_ckks_ct *b,
 }
 
 static ntt_status plain_args(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *pt,
-                             size_t pt_limbs, ntt_ckks_ct *out, const char *name)
+                             size_t pt_limbs, ntt_ckks_ct *out, bool dev, const char *name)
 {
     if (!c) return ntt_fail(NTT_EINVAL, "%s: NULL context", name);
     if (!ct_ok(c, a)) return ct_fail(c, a, name);
@@ -539,43 +609,63 @@ static ntt_status plain_args(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *
     if (s) return s;
     if (!out_vs_ct(c, out, l, a, l) || !out_vs_buf(c, out, l, pt, l))
         return ntt_fail(NTT_EINVAL, "%s: out overlaps an input other than exactly", name);
+    if ((s = kind_check(c, dev, name)) || dev) return s;
     if ((s = scan_ct(c, a, l, name))) return s;
     return scan(c, pt, l, name);
 }
 
-ntt_status ntt_ckks_add_plain(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *pt,
-                              size_t pt_limbs, ntt_ckks_ct *out)
+static ntt_status plain_impl(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *pt,
+                             size_t pt_limbs, ntt_ckks_ct *out, bool mul, void *stream, bool dev)
 {
-    ntt_status s = plain_args(c, a, pt, pt_limbs, out, "add_plain");
+    ntt_status s = plain_args(c, a, pt, pt_limbs, out, dev, mul ? "mul_plain" : "add_plain");
     if (s) return s;
     const size_t n = c->n, l = a->level;
+#ifdef NTT_HAVE_CUDA
+    if (dev) {
+        if ((s = CU(ntt_ckks_cu_addmul(&c->cu, n, l + 1, mul, a->c0, a->c1, pt, NULL, out->c0,
+                                       out->c1, stream))))
+            return s;
+        out->level = l;
+        return NTT_OK;
+    }
+#endif
+    (void)stream;
     for (size_t k = 0; k <= l; k++)
         for (size_t i = 0; i < n; i++) {
             const size_t x = k * n + i;
-            out->c0[x] = ntt_addmod(a->c0[x], pt[x], c->pr[k]);
-            out->c1[x] = a->c1[x];
+            if (mul) {
+                out->c0[x] = mulm(c, k, a->c0[x], pt[x]);
+                out->c1[x] = mulm(c, k, a->c1[x], pt[x]);
+            } else {
+                out->c0[x] = ntt_addmod(a->c0[x], pt[x], c->pr[k]);
+                out->c1[x] = a->c1[x];
+            }
         }
     out->level = l;
     return NTT_OK;
 }
 
-ntt_status ntt_ckks_mul_plain(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *pt,
-                              size_t pt_limbs, ntt_ckks_ct *out)
+/* out_limbs rows of ntt_rns_rescale at level l, host or device. */
+static ntt_status rescale_poly(ntt_ckks *c, size_t l, const uint64_t *in, uint64_t *out,
+                               void *stream, bool dev)
 {
-    ntt_status s = plain_args(c, a, pt, pt_limbs, out, "mul_plain");
-    if (s) return s;
-    const size_t n = c->n, l = a->level;
-    for (size_t k = 0; k <= l; k++)
-        for (size_t i = 0; i < n; i++) {
-            const size_t x = k * n + i;
-            out->c0[x] = mulm(c, k, a->c0[x], pt[x]);
-            out->c1[x] = mulm(c, k, a->c1[x], pt[x]);
-        }
-    out->level = l;
+    if (dev) return ntt_rns_cuda_rescale(c->rns, c->n, l, in, l + 1, out, l, stream);
+    return ntt_rns_rescale(c->rns, c->n, l, in, l + 1, out, l);
+}
+
+static ntt_status copy_words(ntt_ckks *c, uint64_t *dst, const uint64_t *src, size_t words,
+                             void *stream, bool dev)
+{
+#ifdef NTT_HAVE_CUDA
+    if (dev) return CU(ntt_ckks_cu_copy(dst, src, words, stream));
+#endif
+    (void)c, (void)stream, (void)dev;
+    memcpy(dst, src, words * 8);
     return NTT_OK;
 }
 
-ntt_status ntt_ckks_rescale(ntt_ckks *c, const ntt_ckks_ct *a, ntt_ckks_ct *out)
+static ntt_status rescale_impl(ntt_ckks *c, const ntt_ckks_ct *a, ntt_ckks_ct *out, void *stream,
+                               bool dev)
 {
     if (!c) return ntt_fail(NTT_EINVAL, "rescale: NULL context");
     if (!ct_ok(c, a)) return ct_fail(c, a, "rescale");
@@ -585,17 +675,20 @@ ntt_status ntt_ckks_rescale(ntt_ckks *c, const ntt_ckks_ct *a, ntt_ckks_ct *out)
     if (s) return s;
     if (!out_vs_ct(c, out, l, a, l + 1))
         return ntt_fail(NTT_EINVAL, "rescale: out overlaps the input other than exactly");
-    if ((s = scan_ct(c, a, l + 1, "rescale"))) return s;
+    if ((s = kind_check(c, dev, "rescale"))) return s;
+    if (!dev && (s = scan_ct(c, a, l + 1, "rescale"))) return s;
     /* c1 first into the workspace, so that out may be a exactly. */
-    if ((s = ntt_rns_rescale(c->rns, c->n, l, a->c1, l + 1, c->t[0], l))) return s;
-    if ((s = ntt_rns_rescale(c->rns, c->n, l, a->c0, l + 1, out->c0, l))) return s;
-    memcpy(out->c1, c->t[0], l * c->n * 8);
+    if ((s = rescale_poly(c, l, a->c1, c->t[0], stream, dev)) ||
+        (s = rescale_poly(c, l, a->c0, out->c0, stream, dev)) ||
+        (s = copy_words(c, out->c1, c->t[0], l * c->n, stream, dev)))
+        return s;
     out->level = l - 1;
     return NTT_OK;
 }
 
-ntt_status ntt_ckks_mul(ntt_ckks *c, const ntt_ckks_ct *a, const ntt_ckks_ct *b,
-                        const uint64_t *rlk, size_t key_limbs, int rescale, ntt_ckks_ct *out)
+static ntt_status mul_impl(ntt_ckks *c, const ntt_ckks_ct *a, const ntt_ckks_ct *b,
+                           const uint64_t *rlk, size_t key_limbs, int rescale, ntt_ckks_ct *out,
+                           void *stream, bool dev)
 {
     if (!c) return ntt_fail(NTT_EINVAL, "mul: NULL context");
     if (!ct_ok(c, a)) return ct_fail(c, a, "mul");
@@ -604,38 +697,75 @@ ntt_status ntt_ckks_mul(ntt_ckks *c, const ntt_ckks_ct *a, const ntt_ckks_ct *b,
     if (rescale && l == 0) return ntt_fail(NTT_EINVAL, "mul: rescale asked at level 0");
     const size_t lo = rescale ? l - 1 : l;
     ntt_status s = key_check(c, rlk, key_limbs);
-    if (s || (s = bin_args(c, a, b, out, lo, "mul"))) return s;
+    if (s || (s = out_check(c, out, lo))) return s;
     if (!out_vs_buf(c, out, lo + 1, rlk, key_limbs))
         return ntt_fail(NTT_EINVAL, "mul: out overlaps the key");
+    if ((s = bin_args(c, a, b, out, lo, dev, "mul"))) return s;
     uint64_t *d0 = c->t[0], *d1 = c->t[1], *d2 = c->t[2];
-    for (size_t k = 0; k < q; k++)
-        for (size_t i = 0; i < n; i++) {
-            const size_t x = k * n + i;
-            const uint64_t a0 = a->c0[x], a1 = a->c1[x], b0 = b->c0[x], b1 = b->c1[x];
-            d0[x] = mulm(c, k, a0, b0);
-            d1[x] = ntt_addmod(mulm(c, k, a0, b1), mulm(c, k, a1, b0), c->pr[k]);
-            d2[x] = mulm(c, k, a1, b1);
-        }
-    if ((s = ntt_rns_keyswitch(c->rns, n, l, d2, q, rlk, key_limbs, c->acc0, c->acc1, q))) return s;
-    for (size_t k = 0; k < q; k++)
-        for (size_t i = 0; i < n; i++) {
-            const size_t x = k * n + i;
-            d0[x] = ntt_addmod(d0[x], c->acc0[x], c->pr[k]);
-            d1[x] = ntt_addmod(d1[x], c->acc1[x], c->pr[k]);
-        }
+#ifdef NTT_HAVE_CUDA
+    if (dev) {
+        if ((s = CU(ntt_ckks_cu_tensor(&c->cu, n, q, a->c0, a->c1, b->c0, b->c1, d0, d1, d2,
+                                       stream))) ||
+            (s = ntt_rns_cuda_keyswitch(c->rns, n, l, d2, q, rlk, key_limbs, c->acc0, c->acc1, q,
+                                        stream)) ||
+            (s = CU(ntt_ckks_cu_addmul(&c->cu, n, q, 0, d0, d1, c->acc0, c->acc1, d0, d1,
+                                       stream))))
+            return s;
+    } else
+#endif
+    {
+        for (size_t k = 0; k < q; k++)
+            for (size_t i = 0; i < n; i++) {
+                const size_t x = k * n + i;
+                const uint64_t a0 = a->c0[x], a1 = a->c1[x], b0 = b->c0[x], b1 = b->c1[x];
+                d0[x] = mulm(c, k, a0, b0);
+                d1[x] = ntt_addmod(mulm(c, k, a0, b1), mulm(c, k, a1, b0), c->pr[k]);
+                d2[x] = mulm(c, k, a1, b1);
+            }
+        if ((s = ntt_rns_keyswitch(c->rns, n, l, d2, q, rlk, key_limbs, c->acc0, c->acc1, q)))
+            return s;
+        for (size_t k = 0; k < q; k++)
+            for (size_t i = 0; i < n; i++) {
+                const size_t x = k * n + i;
+                d0[x] = ntt_addmod(d0[x], c->acc0[x], c->pr[k]);
+                d1[x] = ntt_addmod(d1[x], c->acc1[x], c->pr[k]);
+            }
+    }
     if (rescale) {
-        if ((s = ntt_rns_rescale(c->rns, n, l, d0, q, out->c0, l))) return s;
-        if ((s = ntt_rns_rescale(c->rns, n, l, d1, q, out->c1, l))) return s;
-    } else {
-        memcpy(out->c0, d0, q * n * 8);
-        memcpy(out->c1, d1, q * n * 8);
+        if ((s = rescale_poly(c, l, d0, out->c0, stream, dev)) ||
+            (s = rescale_poly(c, l, d1, out->c1, stream, dev)))
+            return s;
+    } else if ((s = copy_words(c, out->c0, d0, q * n, stream, dev)) ||
+               (s = copy_words(c, out->c1, d1, q * n, stream, dev))) {
+        return s;
     }
     out->level = lo;
     return NTT_OK;
 }
 
-ntt_status ntt_ckks_rotate_hoisted(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *g, size_t r,
-                                   const uint64_t *const *keys, size_t key_limbs, ntt_ckks_ct *out)
+/* out = perm_g(in) (+ acc, row r modulo prime r, when acc is set), rows rows. */
+static ntt_status perm_rows(ntt_ckks *c, uint64_t g, size_t rows, const uint64_t *in,
+                            const uint64_t *acc, uint64_t *out, void *stream, bool dev)
+{
+#ifdef NTT_HAVE_CUDA
+    if (dev) return CU(ntt_ckks_cu_perm(&c->cu, c->n, (unsigned)c->logn, g, rows, in, acc, out, stream));
+#endif
+    (void)stream, (void)dev;
+    const size_t n = c->n;
+    make_perm(c, g);
+    if (!acc) {
+        permute(c, in, rows, out);
+        return NTT_OK;
+    }
+    for (size_t k = 0; k < rows; k++)
+        for (size_t x = 0; x < n; x++)
+            out[k * n + x] = ntt_addmod(in[k * n + c->perm[x]], acc[k * n + x], c->pr[k]);
+    return NTT_OK;
+}
+
+static ntt_status hoisted_impl(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *g, size_t r,
+                               const uint64_t *const *keys, size_t key_limbs, ntt_ckks_ct *out,
+                               void *stream, bool dev)
 {
     if (!c) return ntt_fail(NTT_EINVAL, "rotate: NULL context");
     if (!ct_ok(c, a)) return ct_fail(c, a, "rotate");
@@ -655,46 +785,163 @@ ntt_status ntt_ckks_rotate_hoisted(ntt_ckks *c, const ntt_ckks_ct *a, const uint
                 ov(out[i].c1, q, out[j].c0, q, n) || ov(out[i].c1, q, out[j].c1, q, n))
                 return ntt_fail(NTT_EINVAL, "rotate: outputs %zu and %zu overlap", j, i);
     }
-    if ((s = scan_ct(c, a, q, "rotate"))) return s;
+    if ((s = kind_check(c, dev, "rotate"))) return s;
+    if (!dev && (s = scan_ct(c, a, q, "rotate"))) return s;
     /* The one decomposition and modUp of c1; c0 kept, so an output may be a. */
     for (size_t j = 0; j < beta; j++) {
         size_t first, count;
-        if ((s = ntt_rns_digit_range(c->rns, l, j, &first, &count)) ||
-            (s = ntt_rns_modup(c->rns, n, l, j, a->c1 + first * n, count, c->ext + j * e * n, e)))
-            return s;
+        if ((s = ntt_rns_digit_range(c->rns, l, j, &first, &count))) return s;
+        s = dev ? ntt_rns_cuda_modup(c->rns, n, l, j, a->c1 + first * n, count, c->ext + j * e * n,
+                                     e, stream)
+                : ntt_rns_modup(c->rns, n, l, j, a->c1 + first * n, count, c->ext + j * e * n, e);
+        if (s) return s;
     }
     uint64_t *c0 = c->t[3];
-    memcpy(c0, a->c0, q * n * 8);
+    if ((s = copy_words(c, c0, a->c0, q * n, stream, dev))) return s;
     for (size_t i = 0; i < r; i++) {
-        make_perm(c, g[i]);
-        permute(c, c->ext, beta * e, c->extp);
-        if ((s = ntt_rns_ks_inner(c->rns, n, l, c->extp, beta * e, keys[i], key_limbs, c->acc0,
-                                  c->acc1, e)) ||
-            (s = ntt_rns_moddown(c->rns, n, l, c->acc0, e, c->acc0, q)) ||
-            (s = ntt_rns_moddown(c->rns, n, l, c->acc1, e, c->acc1, q)))
+        if ((s = perm_rows(c, g[i], beta * e, c->ext, NULL, c->extp, stream, dev))) return s;
+        if (dev) {
+            if ((s = ntt_rns_cuda_ks_inner(c->rns, n, l, c->extp, beta * e, keys[i], key_limbs,
+                                           c->acc0, c->acc1, e, stream)) ||
+                (s = ntt_rns_cuda_moddown(c->rns, n, l, c->acc0, e, c->acc0, q, stream)) ||
+                (s = ntt_rns_cuda_moddown(c->rns, n, l, c->acc1, e, c->acc1, q, stream)))
+                return s;
+        } else if ((s = ntt_rns_ks_inner(c->rns, n, l, c->extp, beta * e, keys[i], key_limbs,
+                                         c->acc0, c->acc1, e)) ||
+                   (s = ntt_rns_moddown(c->rns, n, l, c->acc0, e, c->acc0, q)) ||
+                   (s = ntt_rns_moddown(c->rns, n, l, c->acc1, e, c->acc1, q))) {
             return s;
-        for (size_t k = 0; k < q; k++)
-            for (size_t x = 0; x < n; x++)
-                out[i].c0[k * n + x] =
-                    ntt_addmod(c0[k * n + c->perm[x]], c->acc0[k * n + x], c->pr[k]);
-        memcpy(out[i].c1, c->acc1, q * n * 8);
+        }
+        if ((s = perm_rows(c, g[i], q, c0, c->acc0, out[i].c0, stream, dev)) ||
+            (s = copy_words(c, out[i].c1, c->acc1, q * n, stream, dev)))
+            return s;
         out[i].level = l;
     }
     return NTT_OK;
 }
 
+static ntt_status automorphism_impl(ntt_ckks *c, size_t n, uint64_t g, const uint64_t *in,
+                                    size_t limbs, uint64_t *out, void *stream, bool dev)
+{
+    if (!c || !in || !out) return ntt_fail(NTT_EINVAL, "automorphism: NULL pointer");
+    if (n != c->n) return ntt_fail(NTT_EINVAL, "automorphism: n = %zu, N = %zu", n, c->n);
+    if (limbs == 0 || limbs > c->nl)
+        return ntt_fail(NTT_EINVAL, "automorphism: %zu limbs, the context has 1 .. %zu", limbs, c->nl);
+    ntt_status s = galois_check(c, g);
+    if (s) return s;
+    if (ov(in, limbs, out, limbs, n)) return ntt_fail(NTT_EINVAL, "automorphism: out overlaps in");
+    if ((s = kind_check(c, dev, "automorphism"))) return s;
+    return perm_rows(c, g, limbs, in, NULL, out, stream, dev);
+}
+
+/* ---- the public calls: host forms, then device forms ------------------------------ */
+
+ntt_status ntt_ckks_automorphism(ntt_ckks *c, size_t n, uint64_t g, const uint64_t *in,
+                                 size_t limbs, uint64_t *out)
+{
+    return automorphism_impl(c, n, g, in, limbs, out, NULL, false);
+}
+ntt_status ntt_ckks_add(ntt_ckks *c, const ntt_ckks_ct *a, const ntt_ckks_ct *b, ntt_ckks_ct *out)
+{
+    return add_impl(c, a, b, out, NULL, false);
+}
+ntt_status ntt_ckks_add_plain(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *pt,
+                              size_t pt_limbs, ntt_ckks_ct *out)
+{
+    return plain_impl(c, a, pt, pt_limbs, out, false, NULL, false);
+}
+ntt_status ntt_ckks_mul_plain(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *pt,
+                              size_t pt_limbs, ntt_ckks_ct *out)
+{
+    return plain_impl(c, a, pt, pt_limbs, out, true, NULL, false);
+}
+ntt_status ntt_ckks_rescale(ntt_ckks *c, const ntt_ckks_ct *a, ntt_ckks_ct *out)
+{
+    return rescale_impl(c, a, out, NULL, false);
+}
+ntt_status ntt_ckks_mul(ntt_ckks *c, const ntt_ckks_ct *a, const ntt_ckks_ct *b,
+                        const uint64_t *rlk, size_t key_limbs, int rescale, ntt_ckks_ct *out)
+{
+    return mul_impl(c, a, b, rlk, key_limbs, rescale, out, NULL, false);
+}
+ntt_status ntt_ckks_rotate_hoisted(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *g, size_t r,
+                                   const uint64_t *const *keys, size_t key_limbs, ntt_ckks_ct *out)
+{
+    return hoisted_impl(c, a, g, r, keys, key_limbs, out, NULL, false);
+}
 ntt_status ntt_ckks_rotate(ntt_ckks *c, const ntt_ckks_ct *a, long k, const uint64_t *key,
                            size_t key_limbs, ntt_ckks_ct *out)
 {
     if (!c) return ntt_fail(NTT_EINVAL, "rotate: NULL context");
     const uint64_t g = ntt_ckks_galois_rot(c, k);
-    return ntt_ckks_rotate_hoisted(c, a, &g, 1, &key, key_limbs, out);
+    return hoisted_impl(c, a, &g, 1, &key, key_limbs, out, NULL, false);
 }
-
 ntt_status ntt_ckks_conjugate(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *key,
                               size_t key_limbs, ntt_ckks_ct *out)
 {
     if (!c) return ntt_fail(NTT_EINVAL, "conjugate: NULL context");
     const uint64_t g = ntt_ckks_galois_conj(c);
-    return ntt_ckks_rotate_hoisted(c, a, &g, 1, &key, key_limbs, out);
+    return hoisted_impl(c, a, &g, 1, &key, key_limbs, out, NULL, false);
+}
+
+ntt_status ntt_ckks_cuda_automorphism(ntt_ckks *c, size_t n, uint64_t g, const uint64_t *d_in,
+                                      size_t limbs, uint64_t *d_out, ntt_cuda_stream stream)
+{
+    return automorphism_impl(c, n, g, d_in, limbs, d_out, stream, true);
+}
+ntt_status ntt_ckks_cuda_add(ntt_ckks *c, const ntt_ckks_ct *a, const ntt_ckks_ct *b,
+                             ntt_ckks_ct *out, ntt_cuda_stream stream)
+{
+    return add_impl(c, a, b, out, stream, true);
+}
+ntt_status ntt_ckks_cuda_add_plain(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *d_pt,
+                                   size_t pt_limbs, ntt_ckks_ct *out, ntt_cuda_stream stream)
+{
+    return plain_impl(c, a, d_pt, pt_limbs, out, false, stream, true);
+}
+ntt_status ntt_ckks_cuda_mul_plain(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *d_pt,
+                                   size_t pt_limbs, ntt_ckks_ct *out, ntt_cuda_stream stream)
+{
+    return plain_impl(c, a, d_pt, pt_limbs, out, true, stream, true);
+}
+ntt_status ntt_ckks_cuda_rescale(ntt_ckks *c, const ntt_ckks_ct *a, ntt_ckks_ct *out,
+                                 ntt_cuda_stream stream)
+{
+    return rescale_impl(c, a, out, stream, true);
+}
+ntt_status ntt_ckks_cuda_mul(ntt_ckks *c, const ntt_ckks_ct *a, const ntt_ckks_ct *b,
+                             const uint64_t *d_rlk, size_t key_limbs, int rescale,
+                             ntt_ckks_ct *out, ntt_cuda_stream stream)
+{
+    return mul_impl(c, a, b, d_rlk, key_limbs, rescale, out, stream, true);
+}
+ntt_status ntt_ckks_cuda_rotate_hoisted(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *g,
+                                        size_t r, const uint64_t *const *d_keys, size_t key_limbs,
+                                        ntt_ckks_ct *out, ntt_cuda_stream stream)
+{
+    return hoisted_impl(c, a, g, r, d_keys, key_limbs, out, stream, true);
+}
+ntt_status ntt_ckks_cuda_rotate(ntt_ckks *c, const ntt_ckks_ct *a, long k, const uint64_t *d_key,
+                                size_t key_limbs, ntt_ckks_ct *out, ntt_cuda_stream stream)
+{
+    if (!c) return ntt_fail(NTT_EINVAL, "rotate: NULL context");
+    const uint64_t g = ntt_ckks_galois_rot(c, k);
+    return hoisted_impl(c, a, &g, 1, &d_key, key_limbs, out, stream, true);
+}
+ntt_status ntt_ckks_cuda_conjugate(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *d_key,
+                                   size_t key_limbs, ntt_ckks_ct *out, ntt_cuda_stream stream)
+{
+    if (!c) return ntt_fail(NTT_EINVAL, "conjugate: NULL context");
+    const uint64_t g = ntt_ckks_galois_conj(c);
+    return hoisted_impl(c, a, &g, 1, &d_key, key_limbs, out, stream, true);
+}
+
+int ntt_ckks_cuda_last_error(const ntt_ckks *c)
+{
+#ifdef NTT_HAVE_CUDA
+    return c && c->dev ? c->cu.last_error : 0;
+#else
+    (void)c;
+    return 0;
+#endif
 }
