@@ -60,9 +60,10 @@
  *    Galois element that is even or not below 2N; NTT_ERANGE for input
  *    words not below their prime (inputs are scanned, keys are not: see
  *    ntt_rns.h); a failing RNS call's status as it is.  On NTT_EINVAL and
- *    NTT_ERANGE found before work starts nothing is written; every failure
- *    sets ntt_error_detail() to the condition ("level 3 above the context's
- *    L = 2", ...).
+ *    NTT_ERANGE found before work starts nothing is written.  A failure
+ *    found by these calls' own checks sets ntt_error_detail() to the
+ *    condition ("level 3 above the context's L = 2", ...); one returned by
+ *    an RNS call leaves it as that call did.
  *
  * Rotations (ntt_ckks_rotate, _conjugate, _rotate_hoisted): c0 goes
  * through the automorphism's index permutation; c1 is decomposed into the
