@@ -8,6 +8,7 @@
    of points tried. */
 #include "alloc_fault.h"
 #include "fault_sweep.h"
+#include "ntt_ckks.h"
 #include "ntt_rns.h"
 #include "test_common.h"
 
@@ -426,6 +427,104 @@ static void rns(void)
     }
 }
 
+/* ---- CKKS: the context's creation fails cleanly at every point; the
+   operations allocate nothing (ntt_ckks.h), so their sweeps find 0 points. */
+
+#define CN 16
+
+typedef struct ckks_case {
+    ntt_rns *rns;
+    ntt_ckks *ck;
+    int op;
+    int8_t s[CN];
+    uint64_t rlk[2 * 2 * RL * CN], gk[2 * 2 * RL * CN];
+    uint64_t a0[RQ * CN], a1[RQ * CN], o0[RQ * CN], o1[RQ * CN];
+    uint64_t keep[4 * RQ * CN];
+} ckks_case;
+
+static ckks_case cc;
+
+static ntt_status ckks_create_call(void *arg) { return ntt_ckks_create(&((ckks_case *)arg)->ck, ((ckks_case *)arg)->rns); }
+static bool ckks_create_intact(void *arg) { return ((ckks_case *)arg)->ck == NULL; }
+static void ckks_release(void *arg)
+{
+    ckks_case *x = arg;
+    ntt_ckks_destroy(x->ck);
+    x->ck = NULL;
+}
+static void ckks_snap(ckks_case *x, uint64_t *dst)
+{
+    memcpy(dst, x->a0, sizeof x->a0);
+    memcpy(dst + RQ * CN, x->a1, sizeof x->a1);
+    memcpy(dst + 2 * RQ * CN, x->o0, sizeof x->o0);
+    memcpy(dst + 3 * RQ * CN, x->o1, sizeof x->o1);
+}
+static void ckks_reset(void *arg)
+{
+    ckks_case *x = arg;
+    CHECK_STATUS(NTT_OK, ckks_create_call(x), "ckks: unarmed create");
+    const size_t kl = ntt_ckks_key_limbs(x->ck);
+    CHECK_STATUS(NTT_OK, ntt_ckks_secret_gen(x->ck, 1, x->s, CN), "secret");
+    CHECK_STATUS(NTT_OK, ntt_ckks_keygen_relin(x->ck, x->s, CN, 2, x->rlk, kl), "relin key");
+    CHECK_STATUS(NTT_OK, ntt_ckks_keygen_galois(x->ck, x->s, CN, 5, 3, x->gk, kl), "galois key");
+    int64_t m[CN];
+    for (size_t i = 0; i < CN; i++) m[i] = (int64_t)(i % 3) - 1;
+    ntt_ckks_ct a = {x->a0, x->a1, CN, 0, RQ};
+    CHECK_STATUS(NTT_OK, ntt_ckks_encrypt(x->ck, x->s, CN, m, 1 << 20, RQ - 1, 4, &a), "encrypt");
+    for (size_t i = 0; i < RQ * CN; i++) x->o0[i] = x->o1[i] = i;
+    ckks_snap(x, x->keep);
+}
+static bool ckks_intact(void *arg)
+{
+    ckks_case *x = arg;
+    uint64_t now[4 * RQ * CN];
+    ckks_snap(x, now);
+    return !memcmp(now, x->keep, sizeof now);
+}
+
+enum { C_MUL, C_MUL_RESCALE, C_ROTATE, C_HOISTED, C_RESCALE, C_COUNT };
+static const char *const cop_names[C_COUNT] = {"mul", "mul+rescale", "rotate", "rotate_hoisted",
+                                               "rescale"};
+
+static ntt_status ckks_call(void *arg)
+{
+    ckks_case *x = arg;
+    const size_t kl = ntt_ckks_key_limbs(x->ck);
+    ntt_ckks_ct a = {x->a0, x->a1, CN, RQ - 1, RQ}, o = {x->o0, x->o1, CN, 0, RQ};
+    const uint64_t g = 5;
+    const uint64_t *const keys[1] = {x->gk};
+    switch (x->op) {
+    case C_MUL: return ntt_ckks_mul(x->ck, &a, &a, x->rlk, kl, 0, &o);
+    case C_MUL_RESCALE: return ntt_ckks_mul(x->ck, &a, &a, x->rlk, kl, 1, &o);
+    case C_ROTATE: return ntt_ckks_rotate(x->ck, &a, 1, x->gk, kl, &o);
+    case C_HOISTED: return ntt_ckks_rotate_hoisted(x->ck, &a, &g, 1, keys, kl, &o);
+    default: return ntt_ckks_rescale(x->ck, &a, &o);
+    }
+}
+
+static void ckks(void)
+{
+    char name[160];
+    const uint64_t *pr = rc.primes; /* rns() made them: 2^6 | p - 1, enough for N = 16 */
+    for (int bi = 0; bi < nbackends; bi++) {
+        ntt_rns_params prm = {.n = CN, .q = pr, .q_count = RQ, .p = pr + RQ, .p_count = RP,
+                              .dnum = 2, .backend = backends[bi]};
+        CHECK_STATUS(NTT_OK, ntt_rns_create(&cc.rns, &prm), "ckks: rns");
+        snprintf(name, sizeof name, "ckks_create %s", ntt_backend_name(backends[bi]));
+        fault_trial t = {name, &cc, NULL, ckks_create_call, ckks_create_intact, ckks_release};
+        sweep(&t);
+        for (cc.op = 0; cc.op < C_COUNT; cc.op++) {
+            snprintf(name, sizeof name, "ckks_%s %s", cop_names[cc.op],
+                     ntt_backend_name(backends[bi]));
+            fault_trial e = {name, &cc, ckks_reset, ckks_call, ckks_intact, ckks_release};
+            CHECK_EQ(0, fault_sweep(&src, &e), "%s allocates (ntt_ckks.h: no allocation)", name);
+            trials++;
+        }
+        ntt_rns_destroy(cc.rns);
+        cc.rns = NULL;
+    }
+}
+
 int main(void)
 {
     test_init("test_alloc_faults");
@@ -437,6 +536,7 @@ int main(void)
     polymul_mod();
     readers();
     rns();
+    ckks();
     printf("allocation failure points tried: %ld over %ld calls\n", points, trials);
     return test_finish();
 }

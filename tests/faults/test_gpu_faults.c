@@ -8,10 +8,16 @@
    (NTT_ENOMEM for allocations, NTT_EBACKEND with the CUDA error in
    ntt_cuda_last_error otherwise), leave the plan destroyable, the caller's
    host arrays as they were and no buffer, stream or event alive.  Prints
-   the number of points tried. */
+   the number of points tried.  Then the CKKS module on a CUDA RNS context:
+   ntt_ckks_create (its device workspace) and HMult with rescale, a
+   rotation and hoisted rotations on device pointers, each failing with
+   its documented status and leaving nothing alive. */
 #include "emu_faults.h"
 #include "emu_sweep.h"
 #include "test_common.h"
+#include "ntt_ckks.h"
+
+#include <cuda_runtime_api.h>
 
 #include <string.h>
 
@@ -257,6 +263,129 @@ static void polymul_mod(void)
     }
 }
 
+/* ---- CKKS on a CUDA RNS context ------------------------------------------------ */
+
+#define CN 16
+#define CQ 3
+#define CP 2
+#define CL (CQ + CP)
+#define CK (2 * 2 * CL * CN) /* key words: dnum = 2 */
+
+enum { CK_MUL, CK_ROTATE, CK_HOISTED, CK_COUNT };
+static const char *const ck_names[CK_COUNT] = {"ckks_cuda_mul+rescale", "ckks_cuda_rotate",
+                                               "ckks_cuda_rotate_hoisted"};
+
+static struct {
+    uint64_t primes[CL];
+    uint64_t rlk[CK], gk[CK], a0[CQ * CN], a1[CQ * CN]; /* from a CPU context */
+    ntt_rns *rns;
+    ntt_ckks *ck;
+    uint64_t *dmem; /* rlk, gk, a0, a1, o0, o1 */
+    int op;
+} ckc;
+
+static ntt_rns_params ck_params(ntt_backend be)
+{
+    return (ntt_rns_params){.n = CN, .q = ckc.primes, .q_count = CQ, .p = ckc.primes + CQ,
+                            .p_count = CP, .dnum = 2, .backend = be};
+}
+static void ck_rns(void *arg)
+{
+    (void)arg;
+    ntt_rns_params prm = ck_params(NTT_BACKEND_CUDA);
+    CHECK_STATUS(NTT_OK, ntt_rns_create(&ckc.rns, &prm), "ckks: CUDA rns");
+}
+static ntt_status ck_create_call(void *arg)
+{
+    (void)arg;
+    return ntt_ckks_create(&ckc.ck, ckc.rns);
+}
+static bool ck_create_intact(void *arg)
+{
+    (void)arg;
+    return ckc.ck == NULL;
+}
+static void ck_release(void *arg)
+{
+    (void)arg;
+    ntt_ckks_destroy(ckc.ck);
+    ntt_rns_destroy(ckc.rns);
+    if (ckc.dmem) cudaFree(ckc.dmem);
+    ckc.ck = NULL;
+    ckc.rns = NULL;
+    ckc.dmem = NULL;
+}
+static void ck_op_reset(void *arg)
+{
+    ck_rns(arg);
+    CHECK_STATUS(NTT_OK, ck_create_call(arg), "ckks: unarmed create");
+    void *p = NULL;
+    CHECK(cudaMalloc(&p, (2 * CK + 4 * CQ * CN) * 8) == cudaSuccess, "ckks: cudaMalloc");
+    ckc.dmem = p;
+    CHECK(cudaMemcpy(ckc.dmem, ckc.rlk, CK * 8, cudaMemcpyHostToDevice) == cudaSuccess &&
+              cudaMemcpy(ckc.dmem + CK, ckc.gk, CK * 8, cudaMemcpyHostToDevice) == cudaSuccess &&
+              cudaMemcpy(ckc.dmem + 2 * CK, ckc.a0, CQ * CN * 8, cudaMemcpyHostToDevice) == cudaSuccess &&
+              cudaMemcpy(ckc.dmem + 2 * CK + CQ * CN, ckc.a1, CQ * CN * 8, cudaMemcpyHostToDevice) ==
+                  cudaSuccess,
+          "ckks: upload");
+}
+static ntt_status ck_op_call(void *arg)
+{
+    (void)arg;
+    uint64_t *rlk = ckc.dmem, *gk = ckc.dmem + CK, *c = ckc.dmem + 2 * CK;
+    ntt_ckks_ct a = {c, c + CQ * CN, CN, CQ - 1, CQ}, o = {c + 2 * CQ * CN, c + 3 * CQ * CN, CN, 0, CQ};
+    const uint64_t gal[2] = {5, 2 * CN - 1};
+    const uint64_t *const keys[2] = {gk, gk};
+    switch (ckc.op) {
+    case CK_MUL: return ntt_ckks_cuda_mul(ckc.ck, &a, &a, rlk, CK / CN, 1, &o, NULL);
+    case CK_ROTATE: return ntt_ckks_cuda_rotate(ckc.ck, &a, 1, gk, CK / CN, &o, NULL);
+    default: {
+        ntt_ckks_ct outs[2] = {o, a}; /* the second in place */
+        return ntt_ckks_cuda_rotate_hoisted(ckc.ck, &a, gal, 2, keys, CK / CN, outs, NULL);
+    }
+    }
+}
+static bool ck_op_intact(void *arg)
+{
+    (void)arg;
+    /* Device outputs are not promised intact after a run-time failure; a
+       launch failure leaves its CUDA error with the context. */
+    if (emu_sweep_fired() && emu_sweep_expected() == NTT_EBACKEND)
+        return ntt_ckks_cuda_last_error(ckc.ck) == CUDA_LAUNCH_FAILURE ||
+               ntt_rns_cuda_last_error(ckc.rns) == CUDA_LAUNCH_FAILURE;
+    return true;
+}
+
+static void ckks(void)
+{
+    char name[120];
+    for (size_t i = 0; i < CL; i++)
+        CHECK_STATUS(NTT_OK, ntt_find_prime(50, 6, (unsigned)i, &ckc.primes[i]), "find_prime");
+    /* Keys and a ciphertext from a CPU context of the same parameters. */
+    ntt_rns_params prm = ck_params(NTT_BACKEND_SCALAR);
+    ntt_rns *hr;
+    ntt_ckks *h;
+    CHECK_STATUS(NTT_OK, ntt_rns_create(&hr, &prm), "ckks: host rns");
+    CHECK_STATUS(NTT_OK, ntt_ckks_create(&h, hr), "ckks: host context");
+    int8_t s[CN];
+    int64_t m[CN];
+    for (size_t i = 0; i < CN; i++) m[i] = (int64_t)(i % 3) - 1;
+    ntt_ckks_ct a = {ckc.a0, ckc.a1, CN, 0, CQ};
+    CHECK_STATUS(NTT_OK, ntt_ckks_secret_gen(h, 1, s, CN), "secret");
+    CHECK_STATUS(NTT_OK, ntt_ckks_keygen_relin(h, s, CN, 2, ckc.rlk, CK / CN), "relin key");
+    CHECK_STATUS(NTT_OK, ntt_ckks_keygen_galois(h, s, CN, 5, 3, ckc.gk, CK / CN), "galois key");
+    CHECK_STATUS(NTT_OK, ntt_ckks_encrypt(h, s, CN, m, 1 << 20, CQ - 1, 4, &a), "encrypt");
+    ntt_ckks_destroy(h);
+    ntt_rns_destroy(hr);
+    fault_trial t = {"ckks_create cuda", NULL, ck_rns, ck_create_call, ck_create_intact, ck_release};
+    sweep(&t);
+    for (ckc.op = 0; ckc.op < CK_COUNT; ckc.op++) {
+        snprintf(name, sizeof name, "%s", ck_names[ckc.op]);
+        fault_trial e = {name, NULL, ck_op_reset, ck_op_call, ck_op_intact, ck_release};
+        sweep(&e);
+    }
+}
+
 int main(void)
 {
     test_init("test_gpu_faults");
@@ -266,6 +395,7 @@ int main(void)
     }
     plans();
     polymul_mod();
+    ckks();
     printf("CUDA failure points tried: %ld over %ld call sweeps\n", points, trials);
     return test_finish();
 }
