@@ -80,13 +80,14 @@ int main(void)
     test_init("test_pool");
     static rec r, r2;
     ntt_pool *p = (ntt_pool *)&r; /* overwritten */
-    CHECK_STATUS(NTT_OK, ntt_pool_create(&p, 1), "one thread");
+    CHECK_STATUS(NTT_OK, ntt_pool_create(&p, 1, NTT_POOL_SPIN_NS), "one thread");
     CHECK(p == NULL, "one thread makes no pool");
     CHECK_EQ(1, (uint64_t)ntt_pool_threads(NULL), "threads of no pool");
     run_and_check(NULL, &r, "no pool");
 
     for (int nt = 2; nt <= 5; nt++) {
-        CHECK_STATUS(NTT_OK, ntt_pool_create(&p, nt), "%d threads", nt);
+        /* Odd counts never spin: every wait sleeps. */
+        CHECK_STATUS(NTT_OK, ntt_pool_create(&p, nt, nt % 2 ? 0 : NTT_POOL_SPIN_NS), "%d threads", nt);
         if (!p) continue;
         CHECK_EQ((uint64_t)nt, (uint64_t)ntt_pool_threads(p), "thread count");
         for (int i = 0; i < 200; i++) run_and_check(p, &r, "back to back");
@@ -94,7 +95,7 @@ int main(void)
     }
 
     /* Two callers on one pool: one of them runs on its own thread. */
-    CHECK_STATUS(NTT_OK, ntt_pool_create(&p, 3), "3 threads");
+    CHECK_STATUS(NTT_OK, ntt_pool_create(&p, 3, NTT_POOL_SPIN_NS), "3 threads");
     caller c = {.p = p};
     pthread_t t;
     CHECK(pthread_create(&t, NULL, second_caller, &c) == 0, "pthread_create");

@@ -7,7 +7,9 @@
  * allocation functions itself, as interposition does, and forwards them
  * to glibc's (__libc_malloc ...); tests/faults wraps only the library's
  * own references (--wrap), which would miss those.  Skipped (77) where the
- * C library is not glibc or a sanitizer owns malloc.
+ * C library is not glibc or a sanitizer owns malloc.  The threaded plans'
+ * calls (ntt.h: plan option threads > 1) are held to the same, as the RNS
+ * stages of an OPENMP context are built on the same threads.
  */
 #include "test_common.h"
 
@@ -187,6 +189,36 @@ int main(void)
         ntt_rns_destroy(f.c);
     }
     CHECK(ran > 0, "no CPU backend ran");
+
+    /* Threaded plans: a transform pair, a product, a batch. */
+    if (ntt_backend_available(NTT_BACKEND_OPENMP)) {
+        enum { PLOG = 14 };
+        const size_t pn = (size_t)1 << PLOG;
+        uint64_t q;
+        if (ntt_find_prime(30, PLOG, 0, &q) != NTT_OK) return 2;
+        uint32_t *x = xmalloc(8 * pn * 4);
+        rnd_fill32(x, 8 * pn, (uint32_t)q);
+        for (int nt = 2; nt <= 3; nt++) {
+            ntt_plan *pl = NULL;
+            const ntt_plan_options o = {.threads = nt};
+            CHECK_STATUS(NTT_OK, ntt_plan_create(&pl, pn, q, NTT_U32, NTT_BACKEND_OPENMP, &o),
+                         "plan, %d threads", nt);
+            if (!pl) continue;
+            long got = 0;
+            for (int r = 0; r < 3; r++) {
+                const long before = atomic_load(&allocs);
+                CHECK_STATUS(NTT_OK, ntt_forward_u32(pl, x), "forward");
+                CHECK_STATUS(NTT_OK, ntt_inverse_u32(pl, x), "inverse");
+                CHECK_STATUS(NTT_OK, ntt_polymul_u32(pl, x + pn, x + 2 * pn, x + 3 * pn), "product");
+                CHECK_STATUS(NTT_OK, ntt_forward_batch_u32(pl, x + 4 * pn, 4, pn), "batch");
+                if (r > 0) got += atomic_load(&allocs) - before; /* the first: warm-up */
+            }
+            printf("openmp plan threads %d: %ld allocations in 2 rounds of 4 calls\n", nt, got);
+            CHECK_EQ(0, (uint64_t)got, "threaded plan (%d threads) calls allocated", nt);
+            ntt_plan_destroy(pl);
+        }
+        free(x);
+    }
     free(f.poly);
     free(f.out);
     free(f.acc0);

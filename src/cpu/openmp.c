@@ -73,7 +73,7 @@ static ntt_status omp_plan_init(ntt_plan *plan)
     if (s != NTT_OK) return s;
     ntt_cpu_data *d = plan->backend_data;
     d->threads = nt;
-    s = ntt_pool_create(&d->pool, nt);
+    s = ntt_pool_create(&d->pool, nt, NTT_POOL_SPIN_NS);
     if (s != NTT_OK) ntt_cpu_plan_free(plan);
     return s;
 }

@@ -18,14 +18,6 @@
 #define SPIN_PAUSE() ((void)0)
 #endif
 
-/* How long a thread spins before it sleeps, waiting for a phase to end or
-   a job to come.  Long enough that back-to-back calls find the workers
-   awake (a sleeper takes tens of microseconds to wake, more in a VM);
-   short enough that on a busy host a waiting thread soon gives its core to
-   the thread that holds the work, where libgomp's default spins for
-   milliseconds. */
-#define SPIN_NS 50000L
-
 struct worker {
     ntt_pool *p;
     int id;
@@ -51,6 +43,7 @@ struct ntt_pool {
     pthread_mutex_t mu;
     pthread_cond_t go, phase;
     int threads, started;
+    long spin_ns; /* spin this long, then sleep */
     struct worker w[];
 };
 
@@ -74,7 +67,7 @@ static void wait_done(ntt_pool *p, size_t target)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (unsigned i = 1; !phase_over(p, target); i++) {
         SPIN_PAUSE();
-        if (i % 64 == 0 && elapsed_ns(&t0) > SPIN_NS) {
+        if (i % 64 == 0 && elapsed_ns(&t0) > p->spin_ns) {
             pthread_mutex_lock(&p->mu);
             atomic_fetch_add(&p->sleepers, 1);
             while (!phase_over(p, target)) pthread_cond_wait(&p->phase, &p->mu);
@@ -85,8 +78,8 @@ static void wait_done(ntt_pool *p, size_t target)
     }
 }
 
-/* Claims and runs units until none is left; *k: the phase of the last one
-   (units are claimed in increasing order, so phases only advance). */
+/* Claims and runs units until none is left.  A thread claims units in
+   increasing order, so its phase k only advances. */
 static void work(ntt_pool *p, int id)
 {
     const size_t total = p->start[p->phases];
@@ -121,7 +114,7 @@ static void *worker_main(void *arg)
         clock_gettime(CLOCK_MONOTONIC, &t0);
         for (unsigned i = 1; !posted(p, seen); i++) {
             SPIN_PAUSE();
-            if (i % 64 == 0 && elapsed_ns(&t0) > SPIN_NS) {
+            if (i % 64 == 0 && elapsed_ns(&t0) > p->spin_ns) {
                 pthread_mutex_lock(&p->mu);
                 atomic_fetch_add(&p->idle, 1);
                 while (!posted(p, seen)) pthread_cond_wait(&p->go, &p->mu);
@@ -155,7 +148,7 @@ static bool quiet(ntt_pool *p)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (unsigned i = 1; atomic_load(&p->active) != 0; i++) {
         SPIN_PAUSE();
-        if (i % 64 == 0 && elapsed_ns(&t0) > SPIN_NS) return false;
+        if (i % 64 == 0 && elapsed_ns(&t0) > p->spin_ns) return false;
     }
     return true;
 }
@@ -213,7 +206,7 @@ static void stop(ntt_pool *p)
     free(p);
 }
 
-ntt_status ntt_pool_create(ntt_pool **out, int threads)
+ntt_status ntt_pool_create(ntt_pool **out, int threads, long spin_ns)
 {
     *out = NULL;
     if (threads <= 1) return NTT_OK;
@@ -244,6 +237,7 @@ ntt_status ntt_pool_create(ntt_pool **out, int threads)
     atomic_init(&p->quit, false);
     atomic_flag_clear(&p->busy);
     p->threads = threads;
+    p->spin_ns = spin_ns > 0 ? spin_ns : 0;
     for (int i = 1; i < threads; i++) {
         p->w[i] = (struct worker){.p = p, .id = i};
         if (pthread_create(&p->w[i].tid, NULL, worker_main, &p->w[i]) != 0) {

@@ -45,12 +45,20 @@ typedef struct {
     size_t units[NTT_POOL_MAX_PHASES]; /* 0 units: a phase skipped */
 } ntt_pool_job;
 
+/* How long a waiting thread spins before it sleeps, by default: long
+   enough that back-to-back calls find the workers awake (a sleeper takes
+   tens of microseconds to wake, more in a VM), short enough that on a
+   busy host a waiting thread soon gives its core to the thread that holds
+   the work, where libgomp's default spins for milliseconds. */
+#define NTT_POOL_SPIN_NS 50000L
+
 /* A pool for jobs on `threads` threads: the caller's and threads - 1
-   workers, started here and sleeping until a job comes.  threads <= 1
-   makes no pool: *out = NULL, NTT_OK (ntt_pool_run then runs on the
-   caller).  NTT_ENOMEM where memory or a thread could not be had, *out
-   NULL and nothing left behind.  Allocates the pool once; nothing after. */
-ntt_status ntt_pool_create(ntt_pool **out, int threads);
+   workers, started here and sleeping until a job comes; waits spin for
+   spin_ns (>= 0) before they sleep.  threads <= 1 makes no pool: *out =
+   NULL, NTT_OK (ntt_pool_run then runs on the caller).  NTT_ENOMEM where
+   memory or a thread could not be had, *out NULL and nothing left behind.
+   Allocates the pool once; nothing after. */
+ntt_status ntt_pool_create(ntt_pool **out, int threads, long spin_ns);
 
 /* Stops and joins the workers and frees the pool; NULL is a no-op.  Not
    while a job runs on it. */

@@ -263,7 +263,7 @@ ntt_status ntt_rns_create(ntt_rns **out, const ntt_rns_params *P)
 #endif
     } else {
         if (s == NTT_OK) s = alloc_scratch(c);
-        if (s == NTT_OK) s = ntt_pool_create(&c->pool, c->threads);
+        if (s == NTT_OK) s = ntt_pool_create(&c->pool, c->threads, NTT_POOL_SPIN_NS);
         const ntt_plan_options po = {.flags = NTT_FLAG_NEGACYCLIC, .threads = 1};
         for (size_t i = 0; i < c->nlimb && s == NTT_OK; i++)
             s = ntt_plan_create(&c->plans[i], c->n, c->primes[i], NTT_U64, c->plan_backend, &po);
