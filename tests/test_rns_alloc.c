@@ -144,7 +144,7 @@ int main(void)
     return 77;
 #else
     /* Large enough that the threaded loops share their work out. */
-    enum { LOGN = 12, NQ = 4, NP = 2, DNUM = 2 };
+    enum { LOGN = 14, NQ = 4, NP = 2, DNUM = 2 };
     const size_t n = (size_t)1 << LOGN, nl = NQ + NP;
     uint64_t primes[NQ + NP];
     for (unsigned i = 0; i < nl; i++)

@@ -44,6 +44,9 @@ struct ntt_pool {
     pthread_cond_t go, phase;
     int threads, started;
     long spin_ns; /* spin this long, then sleep */
+    /* The caller's, under `busy`: jobs left to run alone, and how many
+       the last back-off took (see ntt_pool_run). */
+    int backoff, penalty;
     struct worker w[];
 };
 
@@ -59,12 +62,17 @@ static bool phase_over(ntt_pool *p, size_t target) { return atomic_load(&p->done
 /* Until `target` units are done: spin, then sleep on `phase`.  The thread
    that finishes a phase broadcasts under the mutex when it sees a sleeper;
    a sleeper counts itself before it checks, so one of the two sees the
-   other. */
-static void wait_done(ntt_pool *p, size_t target)
+   other.  *waited (unless NULL) grows by the time it took. */
+static void wait_done(ntt_pool *p, size_t target, long *waited)
 {
     if (phase_over(p, target)) return;
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (waited) {
+        wait_done(p, target, NULL);
+        *waited += elapsed_ns(&t0);
+        return;
+    }
     for (unsigned i = 1; !phase_over(p, target); i++) {
         SPIN_PAUSE();
         if (i % 64 == 0 && elapsed_ns(&t0) > p->spin_ns) {
@@ -80,7 +88,7 @@ static void wait_done(ntt_pool *p, size_t target)
 
 /* Claims and runs units until none is left.  A thread claims units in
    increasing order, so its phase k only advances. */
-static void work(ntt_pool *p, int id)
+static void work(ntt_pool *p, int id, long *waited)
 {
     const size_t total = p->start[p->phases];
     unsigned k = 0;
@@ -88,7 +96,7 @@ static void work(ntt_pool *p, int id)
         const size_t u = atomic_fetch_add(&p->next, 1);
         if (u >= total) return;
         while (u >= p->start[k + 1]) k++;
-        wait_done(p, p->start[k]);
+        wait_done(p, p->start[k], waited);
         p->fn(p->arg, k, u - p->start[k], id);
         const size_t d = atomic_fetch_add(&p->done, 1) + 1;
         if (d == p->start[k + 1] && atomic_load(&p->sleepers) > 0) {
@@ -128,7 +136,7 @@ static void *worker_main(void *arg)
            neither closes its wait nor writes the next job. */
         atomic_fetch_add(&p->active, 1);
         seen = atomic_load(&p->epoch);
-        if (atomic_load(&p->open)) work(p, me->id);
+        if (atomic_load(&p->open)) work(p, me->id, NULL);
         atomic_fetch_sub(&p->active, 1);
     }
 }
@@ -153,17 +161,24 @@ static bool quiet(ntt_pool *p)
     return true;
 }
 
+/* Longest run of jobs a pool runs alone after threads did not pay off. */
+#define MAX_BACKOFF 64
+
 void ntt_pool_run(ntt_pool *p, const ntt_pool_job *job)
 {
     if (!p || atomic_flag_test_and_set(&p->busy)) {
         solo(job);
         return;
     }
-    if (!quiet(p)) {
+    if (p->backoff > 0 || !quiet(p)) {
+        if (p->backoff > 0) p->backoff--;
         atomic_flag_clear(&p->busy);
         solo(job);
         return;
     }
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    long waited = 0;
     p->fn = job->fn;
     p->arg = job->arg;
     p->phases = job->phases;
@@ -178,11 +193,26 @@ void ntt_pool_run(ntt_pool *p, const ntt_pool_job *job)
         pthread_cond_broadcast(&p->go);
         pthread_mutex_unlock(&p->mu);
     }
-    work(p, 0);
-    wait_done(p, p->start[p->phases]);
+    work(p, 0, &waited);
+    wait_done(p, p->start[p->phases], &waited);
     /* Workers still inside find no unit left and touch nothing else; the
        next job waits for them to leave (quiet). */
     atomic_store(&p->open, false);
+    /* Threads that do not pay off: when the caller waited for the others
+       longer than it worked (a host whose cores other processes keep busy
+       takes a worker off its core while it holds a unit, for a time slice
+       of milliseconds), the next jobs run on the caller alone, 2, 4 ..
+       MAX_BACKOFF of them while it lasts, then the threads are tried
+       again; each job that pays off halves the next back-off.  On an idle
+       host the caller waits only for a phase's last units, a small part of
+       its own work. */
+    const long worked = elapsed_ns(&t0) - waited;
+    if (waited > worked) {
+        p->penalty = p->penalty ? (p->penalty < MAX_BACKOFF ? 2 * p->penalty : MAX_BACKOFF) : 2;
+        p->backoff = p->penalty;
+    } else {
+        p->penalty /= 2;
+    }
     atomic_flag_clear(&p->busy);
 }
 

@@ -15,9 +15,11 @@
 #include <stdatomic.h>
 #include <string.h>
 
-/* Loops over fewer words than this run on the calling thread: handing
-   work to another thread costs about what 2^14 words of it take. */
-#define RNS_MIN_PAR ((size_t)1 << 14)
+/* Loops over fewer words than this run on the calling thread: waking
+   another thread costs tens of microseconds (more in a VM, or when the
+   host is busy), what a few limb transforms of 2^12 take; a key switch
+   at N = 2^12 is a dozen such loops. */
+#define RNS_MIN_PAR ((size_t)1 << 16)
 
 /* The operands of one loop over limbs or blocks; each loop reads the
    fields it names. */
