@@ -36,8 +36,9 @@
  *    memory that its calls share); different contexts are independent.
  *    Calls allocate nothing, on any backend and thread count (a
  *    one-thread context runs its loops on the calling thread; an OPENMP
- *    context of T > 1 threads runs them on T - 1 threads of its own,
- *    started by ntt_rns_create and joined by ntt_rns_destroy, which wait
+ *    context of T > 1 threads runs them on T - 1 threads of its own (at
+ *    most one less than the online CPUs), started by ntt_rns_create and
+ *    joined by ntt_rns_destroy, which wait
  *    briefly and then sleep, whatever OMP_WAIT_POLICY says, and on the
  *    caller).
  *

@@ -236,9 +236,17 @@ static void stop(ntt_pool *p)
     free(p);
 }
 
+static int online_cpus(void)
+{
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 && n < 65536 ? (int)n : 1;
+}
+
 ntt_status ntt_pool_create(ntt_pool **out, int threads, long spin_ns)
 {
     *out = NULL;
+    const int cpus = online_cpus();
+    if (threads > cpus) threads = cpus;
     if (threads <= 1) return NTT_OK;
     ntt_pool *p = calloc(1, sizeof *p + (size_t)threads * sizeof p->w[0]);
     if (!p) return NTT_ENOMEM;
@@ -300,7 +308,6 @@ int ntt_pool_default_threads(void)
 #ifdef _OPENMP
     return omp_get_max_threads();
 #else
-    const long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 && n < 4096 ? (int)n : 1;
+    return online_cpus();
 #endif
 }

@@ -52,10 +52,12 @@ typedef struct {
    the work, where libgomp's default spins for milliseconds. */
 #define NTT_POOL_SPIN_NS 50000L
 
-/* A pool for jobs on `threads` threads: the caller's and threads - 1
-   workers, started here and sleeping until a job comes; waits spin for
-   spin_ns (>= 0) before they sleep.  threads <= 1 makes no pool: *out =
-   NULL, NTT_OK (ntt_pool_run then runs on the caller).  NTT_ENOMEM where
+/* A pool for jobs on `threads` threads, at most the online CPUs (more
+   never run at once, and the units go to whichever thread is free, so the
+   count changes no result): the caller's and the others, started here and
+   sleeping until a job comes; waits spin for spin_ns (>= 0) before they
+   sleep.  threads (so capped) <= 1 makes no pool: *out = NULL, NTT_OK
+   (ntt_pool_run then runs on the caller).  NTT_ENOMEM where
    memory or a thread could not be had, *out NULL and nothing left behind.
    Allocates the pool once; nothing after. */
 ntt_status ntt_pool_create(ntt_pool **out, int threads, long spin_ns);
