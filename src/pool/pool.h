@@ -72,9 +72,11 @@ int ntt_pool_threads(const ntt_pool *p);
 /* Runs job on the pool's threads and returns when every unit has run; the
    units of a phase in any order and concurrently, phase after phase
    (everything a phase's units wrote is visible to the next phase's).  With
-   p NULL, or p busy with another caller's job, the calling thread runs
-   every unit itself, in order, as thread 0.  Allocates nothing, makes no
-   system call unless a thread has gone to sleep. */
+   p NULL, or p busy with another caller's job, or backing off (after a
+   job in which the caller waited for the others longer than it worked,
+   the next 2, 4 .. 64 run alone), the calling thread runs every unit
+   itself, in order, as thread 0.  Allocates nothing, makes no system call
+   unless a thread has gone to sleep. */
 void ntt_pool_run(ntt_pool *p, const ntt_pool_job *job);
 
 /* One phase of `units` units: fn(arg, 0, unit, thread). */
