@@ -170,7 +170,14 @@ typedef struct ntt_plan_options {
                         0 or 1 = one thread, > 1 = that backend's kernels on
                         that many threads (a library built without OpenMP
                         runs one); results are the same words as on one
-                        thread.  CUDA: ignored. */
+                        thread.  More than one thread: the plan starts
+                        threads - 1 threads of its own at creation, at most
+                        one less than the online CPUs (joined by
+                        ntt_plan_destroy; NTT_ENOMEM where they cannot be
+                        had), which wait briefly, then sleep, between and
+                        inside calls, whatever OMP_WAIT_POLICY says;
+                        calls allocate nothing, and work too small to
+                        share runs on the calling thread.  CUDA: ignored. */
     size_t batch;    /* CUDA backend: items per call that the plan's device and
                         pinned buffers hold (0 = 1); larger batches run in
                         chunks of this size */

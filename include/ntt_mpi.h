@@ -55,10 +55,13 @@
  *    NTT_U64 arrays (uint64_t) take any p in [2, 2^63).
  *  - Local work runs on the library's backends through batched plans
  *    (AUTO: the fastest, AVX-512 / AVX2 where the CPU has them).  With
- *    NTT_BACKEND_OPENMP each rank runs opts->threads OpenMP threads (0:
+ *    NTT_BACKEND_OPENMP each rank runs opts->threads threads (0:
  *    OMP_NUM_THREADS or all cores), each on the best serial kernels; with
  *    SCALAR, AVX2 or AVX512 and opts->threads > 1, that many threads on
- *    that backend's kernels.
+ *    that backend's kernels.  The threads are the plan's own (started at
+ *    creation, joined by ntt_mpi_plan_destroy; they wait briefly, then
+ *    sleep, whatever OMP_WAIT_POLICY says); only the calling thread calls
+ *    MPI.
  *    Ranks may use different backends; results are identical.
  */
 #ifndef NTT_MPI_H

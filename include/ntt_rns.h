@@ -40,7 +40,13 @@
  *    function allows exact aliasing (same start address).
  *  - Threads: a context may be used by one thread at a time (it owns scratch
  *    memory that its calls share); different contexts are independent.
- *    Calls allocate nothing.
+ *    Calls allocate nothing, on any backend and thread count (a
+ *    one-thread context runs its loops on the calling thread; an OPENMP
+ *    context of T > 1 threads runs them on T - 1 threads of its own (at
+ *    most one less than the online CPUs), started by ntt_rns_create and
+ *    joined by ntt_rns_destroy, which wait
+ *    briefly and then sleep, whatever OMP_WAIT_POLICY says, and on the
+ *    caller).
  *
  * Digits (hybrid key switching, dnum digits): alpha = ceil((L+1)/dnum);
  * digit j is q_{j*alpha} .. q_{min((j+1)*alpha, l+1) - 1}; at level l there
@@ -166,7 +172,8 @@ typedef struct ntt_rns_params {
    thread.  CUDA: no per-limb plans on the host; on the device two batched
    plans (every prime, and P's alone: about 32 N bytes of twiddles a
    limb), the constants (about (L+1)^2 + (L+1+K)^2 words) and scratch of
-   ((L+1) + max(dnum (L+1+K), 2(L+1)) + 2K + (L+1+K)) N words.
+   ((L+1) + max(dnum (L+1+K), 2(L+1)) + 2K + (L+1+K)) N words.  OPENMP with
+   T > 1 threads: T - 1 threads (see Threads above).
    *ctx is NULL on failure.
    Errors: NTT_EINVAL (ctx or params NULL; q NULL; p NULL with K > 0; N not a
    power of two in range; L+1 == 0; L+1+K > NTT_RNS_MAX_LIMBS; dnum outside

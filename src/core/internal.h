@@ -42,6 +42,7 @@ typedef struct ntt_modulus {
 } ntt_modulus;
 
 struct ntt_backend_ops;
+struct ntt_cpu_kernel_choice; /* src/cpu/cpu.h */
 
 struct ntt_plan {
     size_t n;
@@ -50,7 +51,12 @@ struct ntt_plan {
     unsigned flags;
     ntt_modmul modmul;
     ntt_variant variant;
-    int threads;
+    int threads;          /* the option as given */
+    /* For the threaded driver (src/cpu/openmp.c), set by core from the
+       registry before plan_init: the kernels it runs (ntt_backend_kernels)
+       and its thread count (ntt_backend_thread_count). */
+    const struct ntt_cpu_kernel_choice *cpu_kernels;
+    int run_threads;
     size_t batch;         /* >= 1 */
     int cuda_block;       /* ladder kernels' block size */
     ntt_backend backend;

@@ -77,6 +77,8 @@ static ntt_status plan_create(ntt_plan **out, size_t n, const uint64_t *moduli, 
     plan->modmul = o.modmul;
     plan->variant = vo.variant;
     plan->threads = o.threads;
+    plan->cpu_kernels = ntt_backend_kernels(backend);
+    plan->run_threads = ntt_backend_thread_count(backend, o.threads);
     plan->batch = o.batch;
     plan->cuda_block = vo.cuda_block;
     plan->backend = backend;

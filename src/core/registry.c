@@ -2,6 +2,8 @@
    choice among them.  A new backend is a row here. */
 #include "registry.h"
 #include "detail.h"
+#include "../cpu/cpu.h"
+#include "../pool/pool.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -129,7 +131,7 @@ int ntt_backend_thread_count(ntt_backend b, int threads)
 {
     const ntt_backend_entry *e = ntt_backend_entry_of(b);
 #ifdef NTT_HAVE_OPENMP
-    if (e && e->threads_best_cpu) return threads > 0 ? threads : ntt_openmp_default_threads();
+    if (e && e->threads_best_cpu) return threads > 0 ? threads : ntt_pool_default_threads();
     if (e && e->kernels && threads > 1) return threads;
 #else
     (void)e;

@@ -7,25 +7,13 @@
 #include "internal.h"
 
 /* src/cpu/cpu.h: a CPU backend's kernels for a modulus, chosen by its size
-   (and the plan's modmul kind). */
+   (and the plan's modmul kind); each serial backend's file defines its
+   own, which cpu.h declares.  The registry reaches the CPU backends through
+   their ops tables and kernel choices only; the threaded driver
+   (src/cpu/openmp.c) gets its kernels and thread count from core through
+   the plan (ntt_plan.cpu_kernels, .run_threads), so it does not call back
+   into the registry. */
 struct ntt_cpu_kernel_choice;
-
-/* The kernel choices the registry lists, beside the ops tables
-   (internal.h); each backend's file defines its own. */
-extern const struct ntt_cpu_kernel_choice ntt_scalar_kernel_choice;
-#ifdef NTT_HAVE_AVX2
-extern const struct ntt_cpu_kernel_choice ntt_avx2_kernel_choice;
-#endif
-#ifdef NTT_HAVE_AVX512
-extern const struct ntt_cpu_kernel_choice ntt_avx512_kernel_choice;
-#endif
-#ifdef NTT_HAVE_OPENMP
-/* src/cpu/openmp.c, whose ops table (ntt_openmp_ops) is the threaded
-   driver over a CPU backend's kernels (ntt_backend_exec_ops): the thread
-   count that threads = 0 stands for on the OPENMP backend,
-   omp_get_max_threads(). */
-int ntt_openmp_default_threads(void);
-#endif
 
 /* One row of the table. */
 typedef struct ntt_backend_entry {
@@ -74,7 +62,8 @@ const struct ntt_cpu_kernel_choice *ntt_backend_kernels(ntt_backend b);
 const ntt_backend_ops *ntt_backend_exec_ops(ntt_backend b, int threads);
 
 /* How many threads a plan of b with the option `threads` runs on: the
-   option, or for OPENMP with threads 0 omp_get_max_threads(); 1 where
+   option, or for OPENMP with threads 0 ntt_pool_default_threads()
+   (omp_get_max_threads()); 1 where
    ntt_backend_exec_ops gives b's own table. */
 int ntt_backend_thread_count(ntt_backend b, int threads);
 

@@ -6,7 +6,6 @@
 
 #include "../core/alloc.h"
 #include "../core/internal.h"
-#include "../core/registry.h"
 
 /* The subtrees below the inverse root kernel's levels: nodes 2, 3 when
    log2 n is odd, else nodes 4 .. 7 (none when n < 4).  Returns their count,
@@ -37,6 +36,7 @@ typedef struct {
     void *ws;      /* nws polymul workspaces of 2n elements each */
     size_t nws;
     int threads;   /* the threaded driver's thread count (openmp.c); 1 elsewhere */
+    struct ntt_pool *pool; /* the threaded driver's threads (src/pool); NULL elsewhere */
 } ntt_cpu_data;
 
 /* The kernels a backend runs a modulus with (the plan's modmul resolved),
@@ -47,6 +47,16 @@ typedef struct ntt_cpu_kernel_choice {
     const kern_u32 *(*k32)(const ntt_plan *plan, const ntt_modulus *m);
     const kern_u64 *(*k64)(const ntt_plan *plan, const ntt_modulus *m);
 } ntt_cpu_kernel_choice;
+
+/* Each serial backend's, which the registry lists (registry.c includes
+   this header; this one includes no registry). */
+extern const ntt_cpu_kernel_choice ntt_scalar_kernel_choice;
+#ifdef NTT_HAVE_AVX2
+extern const ntt_cpu_kernel_choice ntt_avx2_kernel_choice;
+#endif
+#ifdef NTT_HAVE_AVX512
+extern const ntt_cpu_kernel_choice ntt_avx512_kernel_choice;
+#endif
 #ifdef NTT_HAVE_AVX512
 /* x86/kernels_u64_lanes.c: the 64-bit-lane kernels for modulus m of the plan (Shoup,
    2^51 <= p < 2^62; the caller checks the CPU), else NULL. */

@@ -1,39 +1,40 @@
 /*
- * The threaded driver: a CPU backend's kernels on several threads.  The
- * registry (core/registry.c) gives it the kernels: the plan's backend's
- * own (SCALAR, AVX2, AVX-512 with the plan option threads > 1), or for
- * NTT_BACKEND_OPENMP the best ISA of this CPU (ntt_backend_best_cpu).  A
- * batch whose items are enough to share evenly runs one item per thread;
- * otherwise each item runs on all threads (openmp.tmpl.h), so a large
- * transform, each prime of the CRT path and each RNS limb of a large plan
- * get every thread.  Thread count: the plan option, else (OPENMP only)
- * omp_get_max_threads() (OMP_NUM_THREADS) at plan time.
+ * The threaded driver: a CPU backend's kernels on several threads, the
+ * plan's own pool (src/pool/pool.h), started at plan creation.  Core
+ * gives it the kernels (plan->cpu_kernels, from the registry): the plan's
+ * backend's own (SCALAR, AVX2, AVX-512 with the plan option threads > 1),
+ * or for NTT_BACKEND_OPENMP the best ISA of this CPU; and the thread count
+ * (plan->run_threads: the option, else for OPENMP OMP_NUM_THREADS at plan
+ * time).  A batch whose items are enough to share evenly runs one item per
+ * thread; otherwise each item runs on all threads (openmp.tmpl.h), so a
+ * large transform, each prime of the CRT path and each RNS limb of a large
+ * plan get every thread.  Work too small to share runs on the calling
+ * thread.  Nothing is allocated while a call runs.
  */
 #include "cpu.h"
+#include "../pool/pool.h"
 
-#include <omp.h>
+#include <stdatomic.h>
 #include <stdlib.h>
-
-/* Thread t's share of [0, total) in units of 16 elements (a 64-byte line
-   of u32; whole vectors for every kernel). */
-static void ntt_omp_share(size_t total, int nt, int t, size_t *b, size_t *e)
-{
-    const size_t units = (total + 15) / 16, per = units / (size_t)nt, rem = units % (size_t)nt;
-    const size_t ut = (size_t)t, ub = ut * per + (ut < rem ? ut : rem);
-    const size_t ue = ub + per + (ut < rem ? 1 : 0);
-    *b = ub * 16 < total ? ub * 16 : total;
-    *e = ue * 16 < total ? ue * 16 : total;
-}
-
-/* *f = true, as threads share f (an input found >= p). */
-static void ntt_omp_flag(bool *f)
-{
-#pragma omp atomic write
-    *f = true;
-}
 
 /* Sweeps in a frontier plan: at most one per two levels of a 2^63 array. */
 #define OMP_MAX_SWEEPS 32
+
+/* What a phase of a threaded item does (openmp.tmpl.h). */
+enum {
+    PH_TO_INTERNAL, /* kern.to_internal, split by positions */
+    PH_FWD_ROOT,    /* the forward root level(s), split by positions */
+    PH_FWD_SWEEP,   /* a forward frontier sweep, chunks of columns */
+    PH_FWD_TREE,    /* forward subtrees, one a unit */
+    PH_REDUCE,      /* the forward output's reduction, by positions */
+    PH_INV_TREE,    /* inverse subtrees */
+    PH_INV_SWEEP,   /* an inverse frontier sweep */
+    PH_ROOT,        /* the inverse root kernel's outputs, by positions */
+    PH_LOAD_SWEEP,  /* a product's load fused with its first sweep */
+    PH_LOAD_PART,   /* a product's load, by positions (no sweep) */
+    PH_FUSED_TREE,  /* a product's fused subtrees */
+    PH_SWEEP_ROOT   /* a product's last sweep fused with the output */
+};
 
 #define T uint32_t
 #define SFX(name) name##_u32
@@ -47,8 +48,9 @@ static void ntt_omp_flag(bool *f)
 #undef T
 #undef SFX
 
-/* Below this size a transform is not split: a parallel region costs about
-   what a transform of 2^12 takes on one core. */
+/* Below this size a transform is not split, and a batch whose items
+   together are smaller runs on the calling thread: handing work to a
+   pool thread costs about what a transform of 2^12 takes on one core. */
 #define OMP_MIN_SPLIT ((size_t)1 << 13)
 
 /* Workspaces of polymul items running side by side stop at this many bytes;
@@ -58,20 +60,29 @@ static void ntt_omp_flag(bool *f)
 
 static int omp_available(void) { return 1; }
 
-int ntt_openmp_default_threads(void) { return omp_get_max_threads(); }
-
 static int omp_supports(ntt_variant v, ntt_modmul m) { return ntt_scalar_ops.supports(v, m); }
 
 static ntt_status omp_plan_init(ntt_plan *plan)
 {
-    const ntt_cpu_kernel_choice *kc = ntt_backend_kernels(plan->backend);
+    const ntt_cpu_kernel_choice *kc = plan->cpu_kernels;
     if (!kc) return NTT_EUNSUPPORTED; /* not a CPU backend: not reached */
-    const int nt = ntt_backend_thread_count(plan->backend, plan->threads);
+    const int nt = plan->run_threads > 1 ? plan->run_threads : 1;
     const size_t ws = 2 * plan->n * (plan->width == NTT_U32 ? 4 : 8);
     const size_t nws = nt > 1 && ws * (size_t)nt <= OMP_WS_LIMIT ? (size_t)nt : 1;
     ntt_status s = ntt_cpu_plan_init(plan, kc, nws);
-    if (s == NTT_OK) ((ntt_cpu_data *)plan->backend_data)->threads = nt;
+    if (s != NTT_OK) return s;
+    ntt_cpu_data *d = plan->backend_data;
+    d->threads = nt;
+    s = ntt_pool_create(&d->pool, nt, NTT_POOL_SPIN_NS);
+    if (s != NTT_OK) ntt_cpu_plan_free(plan);
     return s;
+}
+
+static void omp_plan_free(ntt_plan *plan)
+{
+    ntt_cpu_data *d = plan->backend_data;
+    if (d) ntt_pool_destroy(d->pool);
+    ntt_cpu_plan_free(plan);
 }
 
 /* Items side by side when they share out evenly (or are many, or too small
@@ -92,6 +103,9 @@ static bool split(const ntt_plan *plan)
     const ntt_cpu_data *d = plan->backend_data;
     return d->threads > 1 && plan->n >= OMP_MIN_SPLIT;
 }
+
+/* Whether a batch is too small to hand to other threads. */
+static bool tiny(const ntt_plan *plan, size_t count) { return plan->n * count < OMP_MIN_SPLIT; }
 
 /* One item of a batch, serially (item it uses modulus it % nmod). */
 static ntt_status item_serial(const ntt_plan *plan, int op, void *c, const void *a, const void *b,
@@ -132,6 +146,27 @@ static ntt_status item_serial(const ntt_plan *plan, int op, void *c, const void 
 
 enum { OP_FWD, OP_INV, OP_PW, OP_MUL };
 
+/* A batch, one item a unit (per_item). */
+typedef struct {
+    ntt_plan *plan;
+    int op;
+    void *c;
+    const void *a, *b;
+    size_t stride, lc, la, lb, wsz;
+    bool io64;
+    _Atomic ntt_status st;
+} items_job;
+
+static void item_unit(void *arg, unsigned phase, size_t it, int thread)
+{
+    (void)phase;
+    items_job *j = arg;
+    const ntt_cpu_data *d = j->plan->backend_data;
+    const ntt_status s = item_serial(j->plan, j->op, j->c, j->a, j->b, it, j->stride, j->lc, j->la,
+                                     j->lb, j->io64, (char *)d->ws + (size_t)thread * j->wsz);
+    if (s != NTT_OK) atomic_store(&j->st, s);
+}
+
 static ntt_status run(ntt_plan *plan, int op, void *c, const void *a, const void *b, size_t count,
                       size_t stride, size_t lc, size_t la, size_t lb, bool io64)
 {
@@ -141,16 +176,11 @@ static ntt_status run(ntt_plan *plan, int op, void *c, const void *a, const void
        them; batches come checked. */
     ntt_status st = NTT_OK;
     if (per_item(plan, count, op == OP_MUL)) {
-#pragma omp parallel for num_threads(d->threads) schedule(dynamic, 1)
-        for (size_t it = 0; it < count; it++) {
-            const ntt_status s = item_serial(plan, op, c, a, b, it, stride, lc, la, lb, io64,
-                                             (char *)d->ws + (size_t)omp_get_thread_num() * wsz);
-            if (s != NTT_OK) {
-#pragma omp critical(ntt_omp_status)
-                st = s;
-            }
-        }
-        return st;
+        items_job j = {.plan = plan, .op = op, .c = c, .a = a, .b = b, .stride = stride, .lc = lc,
+                       .la = la, .lb = lb, .wsz = wsz, .io64 = io64};
+        atomic_init(&j.st, NTT_OK);
+        ntt_pool_for(tiny(plan, count) ? NULL : d->pool, count, item_unit, &j);
+        return atomic_load(&j.st);
     }
     const bool par = split(plan);
     for (size_t it = 0; it < count && st == NTT_OK; it++) {
@@ -161,21 +191,20 @@ static ntt_status run(ntt_plan *plan, int op, void *c, const void *a, const void
         const size_t mi = it % plan->nmod, o = it * stride;
         if (plan->width == NTT_U32) {
             uint32_t *x = (uint32_t *)c + o;
-            if (op == OP_FWD) forward_par_u32(plan, x, &d->m32[mi], d->threads);
-            else if (op == OP_INV) inverse_par_u32(plan, x, &d->m32[mi], d->threads);
+            if (op == OP_FWD) forward_par_u32(plan, x, &d->m32[mi], d->pool);
+            else if (op == OP_INV) inverse_par_u32(plan, x, &d->m32[mi], d->pool);
             else {
                 const size_t ob = o * (io64 ? 8 : 4);
                 st = polymul_par_u32(plan, (char *)c + ob, lc, (const char *)a + ob, la,
-                                     (const char *)b + ob, lb, io64, &d->m32[mi], d->ws,
-                                     d->threads);
+                                     (const char *)b + ob, lb, io64, &d->m32[mi], d->ws, d->pool);
             }
         } else {
             uint64_t *x = (uint64_t *)c + o;
-            if (op == OP_FWD) forward_par_u64(plan, x, &d->m64[mi], d->threads);
-            else if (op == OP_INV) inverse_par_u64(plan, x, &d->m64[mi], d->threads);
+            if (op == OP_FWD) forward_par_u64(plan, x, &d->m64[mi], d->pool);
+            else if (op == OP_INV) inverse_par_u64(plan, x, &d->m64[mi], d->pool);
             else st = polymul_par_u64(plan, x, lc, (const uint64_t *)a + o, la,
                                       (const uint64_t *)b + o, lb, io64, &d->m64[mi], d->ws,
-                                      d->threads);
+                                      d->pool);
         }
     }
     return st;
@@ -204,33 +233,17 @@ static ntt_status omp_polymul(ntt_plan *plan, void *c, size_t lc, const void *a,
     return run(plan, OP_MUL, c, a, b, count, stride, lc, la, lb, io64);
 }
 
-/* ntt_polymul_mod's input check, split like the transforms. */
-static bool omp_any_geq_u64(const uint64_t *a, size_t len, uint64_t p, int threads)
-{
-    const int nt = threads > 0 ? threads : omp_get_max_threads();
-    if (nt == 1 || len < OMP_MIN_SPLIT) return ntt_any_geq_u64(a, len, p);
-    int bad = 0;
-#pragma omp parallel num_threads(nt) reduction(| : bad)
-    {
-        size_t b, e;
-        ntt_omp_share(len, omp_get_num_threads(), omp_get_thread_num(), &b, &e);
-        bad = ntt_any_geq_u64(a + b, e - b, p);
-    }
-    return bad != 0;
-}
-
 const ntt_backend_ops ntt_openmp_ops = {
     .name = "openmp",
     .id = NTT_BACKEND_OPENMP,
     .available = omp_available,
     .supports = omp_supports,
     .plan_init = omp_plan_init,
-    .plan_free = ntt_cpu_plan_free,
+    .plan_free = omp_plan_free,
     .forward = omp_forward,
     .inverse = omp_inverse,
     .pointwise = omp_pointwise,
     .polymul = omp_polymul,
     .polymul_checks_single = true,
     .pointwise_checks_inputs = true,
-    .any_geq_u64 = omp_any_geq_u64,
 };

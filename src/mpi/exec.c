@@ -1,5 +1,6 @@
 /* The distributed transforms and product: local work in bands on the
-   library's batched plans (one OpenMP thread per band), one MPI_Alltoallv
+   library's batched plans (bands as units of the plan's pool, src/pool:
+   the library's own threads, as libntt's), one MPI_Alltoallv
    per direction, one status allreduce after each.
 
    Message layouts (elements; R_r rows of rank r, C_s columns of rank s):
@@ -11,26 +12,39 @@
        column, transposed back into rows on arrival.
    The column side gathers those runs into whole columns of n1. */
 #include "mpi_internal.h"
+#include "../pool/pool.h"
 
+#include <stdatomic.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #define AT(base, i) ((char *)(base) + (size_t)(i) * esz)
 #define CAT(base, i) ((const char *)(base) + (size_t)(i) * esz)
 
-static int thread_id(void)
+/* One loop over bands: its operands and its status, the larger of the
+   bands' (the agreement's rule). */
+typedef struct {
+    ntt_mpi_plan *pl;
+    const void *const *src;
+    const void *in;
+    void *out;
+    size_t ops;
+    atomic_int st;
+} band_loop;
+
+static void band_status(band_loop *L, ntt_status s)
 {
-#ifdef _OPENMP
-    return omp_get_thread_num();
-#else
-    return 0;
-#endif
+    int old = atomic_load(&L->st);
+    while ((int)s > old && !atomic_compare_exchange_weak(&L->st, &old, (int)s)) {
+    }
 }
 
-/* The larger status (the agreement's rule) inside a parallel reduction. */
-static int worst(int st, ntt_status s) { return (int)s > st ? (int)s : st; }
+/* fn over `bands` bands on the plan's threads. */
+static ntt_status bands_run(band_loop *L, size_t bands, ntt_pool_fn fn)
+{
+    atomic_init(&L->st, NTT_OK);
+    ntt_pool_for(L->pl->pool, bands, fn, L);
+    return (ntt_status)atomic_load(&L->st);
+}
 
 static size_t rows_of(const ntt_mpi_plan *pl, int r) { return pl->row0[r + 1] - pl->row0[r]; }
 static size_t cols_of(const ntt_mpi_plan *pl, int r) { return pl->col0[r + 1] - pl->col0[r]; }
@@ -97,39 +111,44 @@ static void twist_run(const ntt_mpi_plan *pl, void *dst, const void *src, size_t
 
 /* Loads `ops` operands' local rows (caller's width), runs the row
    transforms and transposes each band into the message blocks in rbuf. */
-static ntt_status rows_out(ntt_mpi_plan *pl, const void *const *src, size_t ops)
+static void rows_out_band(void *arg, unsigned phase, size_t b, int t)
 {
+    (void)phase;
+    band_loop *L = arg;
+    ntt_mpi_plan *pl = L->pl;
+    const size_t ops = L->ops;
     const size_t *soff = pl->xc[ops == 1 ? X_COLS1 : X_COLS2].soff;
     const size_t esz = pl->esz, n2 = pl->n2, R = pl->rows, H = pl->band_rows;
-    const size_t bands = (R + H - 1) / H, cesz = pl->width == NTT_U32 ? 4 : 8;
-    int st = NTT_OK;
-#pragma omp parallel for num_threads(pl->nthreads) if (pl->nthreads > 1) schedule(dynamic, 1) \
-    reduction(max : st)
-    for (size_t b = 0; b < bands; b++) {
-        mpi_thread *th = &pl->th[thread_id()];
-        const size_t j0 = b * H, h = R - j0 < H ? R - j0 : H;
-        for (size_t o = 0; o < ops; o++)
-            for (size_t k = 0; k < pl->nmod; k++) {
-                if (mpi_load(pl, th->ws, (const char *)src[o] + j0 * n2 * cesz, h * n2, k)) {
-                    st = worst(st, NTT_ERANGE);
+    const size_t cesz = pl->width == NTT_U32 ? 4 : 8;
+    mpi_thread *th = &pl->th[t];
+    const size_t j0 = b * H, h = R - j0 < H ? R - j0 : H;
+    for (size_t o = 0; o < ops; o++)
+        for (size_t k = 0; k < pl->nmod; k++) {
+            if (mpi_load(pl, th->ws, (const char *)L->src[o] + j0 * n2 * cesz, h * n2, k)) {
+                band_status(L, NTT_ERANGE);
+                continue;
+            }
+            if (th->row[k]) {
+                const ntt_status s = transform(th->row[k], pl->ww, th->ws, h, n2, false);
+                if (s != NTT_OK) {
+                    band_status(L, s);
                     continue;
                 }
-                if (th->row[k]) {
-                    const ntt_status s = transform(th->row[k], pl->ww, th->ws, h, n2, false);
-                    if (s != NTT_OK) {
-                        st = worst(st, s);
-                        continue;
-                    }
-                }
-                for (int d = 0; d < pl->size; d++) {
-                    const size_t C = cols_of(pl, d);
-                    if (C == 0) continue;
-                    void *dst = AT(pl->rbuf, soff[d] + ((o * pl->nmod + k) * C) * R + j0);
-                    mpi_transpose(dst, R, CAT(th->ws, pl->col0[d]), n2, h, C, esz, true);
-                }
             }
-    }
-    return (ntt_status)st;
+            for (int d = 0; d < pl->size; d++) {
+                const size_t C = cols_of(pl, d);
+                if (C == 0) continue;
+                void *dst = AT(pl->rbuf, soff[d] + ((o * pl->nmod + k) * C) * R + j0);
+                mpi_transpose(dst, R, CAT(th->ws, pl->col0[d]), n2, h, C, esz, true);
+            }
+        }
+}
+
+static ntt_status rows_out(ntt_mpi_plan *pl, const void *const *src, size_t ops)
+{
+    const size_t R = pl->rows, H = pl->band_rows;
+    band_loop L = {.pl = pl, .src = src, .ops = ops};
+    return bands_run(&L, (R + H - 1) / H, rows_out_band);
 }
 
 /* Where exchange x left what rank r sent: in cbuf, except this rank's own
@@ -187,36 +206,39 @@ static void scatter_column(const ntt_mpi_plan *pl, void *col, size_t k, size_t c
 /* The received blocks (cbuf) transposed into rows of the workspace, the
    inverse row transforms there, and the caller's output written once,
    past the caches (direct plans) or through Garner (CRT plans). */
+static void rows_in_band(void *arg, unsigned phase, size_t b, int t)
+{
+    (void)phase;
+    band_loop *L = arg;
+    ntt_mpi_plan *pl = L->pl;
+    const size_t esz = pl->esz, n2 = pl->n2, R = pl->rows, H = pl->band_rows;
+    mpi_thread *th = &pl->th[t];
+    const size_t j0 = b * H, h = R - j0 < H ? R - j0 : H;
+    for (size_t k = 0; k < pl->nmod; k++) {
+        void *y = AT(th->ws, k * h * n2);
+        for (int s = 0; s < pl->size; s++) {
+            const size_t C = cols_of(pl, s);
+            if (C == 0) continue;
+            const void *src = CAT(received(pl, X_ROWS, s), (k * C) * R + j0);
+            mpi_transpose(AT(y, pl->col0[s]), n2, src, R, C, h, esz, false);
+        }
+        if (th->row[k]) {
+            const ntt_status s = transform(th->row[k], pl->ww, y, h, n2, true);
+            if (s != NTT_OK) band_status(L, s);
+        }
+    }
+    if (pl->direct)
+        mpi_copy(AT(L->out, j0 * n2), th->ws, h * n2 * esz, true);
+    else
+        mpi_crt_store(pl, (char *)L->out + j0 * n2 * (pl->width == NTT_U32 ? 4 : 8), th->ws,
+                      h * n2, h * n2);
+}
+
 static ntt_status rows_in(ntt_mpi_plan *pl, void *out)
 {
-    const size_t esz = pl->esz, n2 = pl->n2, R = pl->rows, H = pl->band_rows;
-    const size_t bands = (R + H - 1) / H;
-    int st = NTT_OK;
-#pragma omp parallel for num_threads(pl->nthreads) if (pl->nthreads > 1) schedule(dynamic, 1) \
-    reduction(max : st)
-    for (size_t b = 0; b < bands; b++) {
-        mpi_thread *th = &pl->th[thread_id()];
-        const size_t j0 = b * H, h = R - j0 < H ? R - j0 : H;
-        for (size_t k = 0; k < pl->nmod; k++) {
-            void *y = AT(th->ws, k * h * n2);
-            for (int s = 0; s < pl->size; s++) {
-                const size_t C = cols_of(pl, s);
-                if (C == 0) continue;
-                const void *src = CAT(received(pl, X_ROWS, s), (k * C) * R + j0);
-                mpi_transpose(AT(y, pl->col0[s]), n2, src, R, C, h, esz, false);
-            }
-            if (th->row[k]) {
-                const ntt_status s = transform(th->row[k], pl->ww, y, h, n2, true);
-                if (s != NTT_OK) st = worst(st, s);
-            }
-        }
-        if (pl->direct)
-            mpi_copy(AT(out, j0 * n2), th->ws, h * n2 * esz, true);
-        else
-            mpi_crt_store(pl, (char *)out + j0 * n2 * (pl->width == NTT_U32 ? 4 : 8), th->ws,
-                          h * n2, h * n2);
-    }
-    return (ntt_status)st;
+    const size_t R = pl->rows, H = pl->band_rows;
+    band_loop L = {.pl = pl, .out = out};
+    return bands_run(&L, (R + H - 1) / H, rows_in_band);
 }
 
 /* The end of every call.  The work after the last agreement runs the
@@ -234,6 +256,75 @@ static ntt_status finish(ntt_mpi_plan *pl, ntt_status st, double t0)
 
 static bool array_ok(const void *x, size_t count) { return x != NULL || count == 0; }
 
+static size_t col_bands(const ntt_mpi_plan *pl)
+{
+    return (pl->cols + pl->band_cols - 1) / pl->band_cols;
+}
+
+/* The forward column transforms of band b. */
+static void forward_band(void *arg, unsigned phase, size_t b, int t)
+{
+    (void)phase;
+    band_loop *L = arg;
+    ntt_mpi_plan *pl = L->pl;
+    const size_t esz = pl->esz, n1 = pl->n1, W = pl->band_cols;
+    mpi_thread *th = &pl->th[t];
+    const size_t c0 = b * W, wc = pl->cols - c0 < W ? pl->cols - c0 : W;
+    for (size_t c = c0; c < c0 + wc; c++) gather_column(pl, X_COLS1, AT(L->out, c * n1), 0, 0, c);
+    const ntt_status s = transform(th->col[0], pl->ww, AT(L->out, c0 * n1), wc, n1, false);
+    if (s != NTT_OK) band_status(L, s);
+}
+
+/* The inverse column transforms of band b, cut into runs. */
+static void inverse_band(void *arg, unsigned phase, size_t b, int t)
+{
+    (void)phase;
+    band_loop *L = arg;
+    ntt_mpi_plan *pl = L->pl;
+    const size_t esz = pl->esz, n1 = pl->n1, W = pl->band_cols;
+    mpi_thread *th = &pl->th[t];
+    const size_t c0 = b * W, wc = pl->cols - c0 < W ? pl->cols - c0 : W;
+    if (mpi_load(pl, th->ws, CAT(L->in, c0 * n1), wc * n1, 0)) {
+        band_status(L, NTT_ERANGE);
+        return;
+    }
+    const ntt_status s = transform(th->col[0], pl->ww, th->ws, wc, n1, true);
+    if (s != NTT_OK) {
+        band_status(L, s);
+        return;
+    }
+    for (size_t c = c0; c < c0 + wc; c++) scatter_column(pl, AT(th->ws, (c - c0) * n1), 0, c);
+}
+
+/* The column products of band b: twist both operands, one cyclic product
+   per column on the library's fused path, untwist, cut into runs (the way
+   back's blocks, in rbuf after the operands': this rank's own operand
+   blocks are still read there). */
+static void polymul_band(void *arg, unsigned phase, size_t bd, int t)
+{
+    (void)phase;
+    band_loop *L = arg;
+    ntt_mpi_plan *pl = L->pl;
+    const size_t esz = pl->esz, n1 = pl->n1, W = pl->band_cols;
+    mpi_thread *th = &pl->th[t];
+    const size_t c0 = bd * W, wc = pl->cols - c0 < W ? pl->cols - c0 : W;
+    void *x = th->ws, *y = AT(th->ws, wc * n1);
+    for (size_t k = 0; k < pl->nmod; k++) {
+        for (size_t cc = c0; cc < c0 + wc; cc++) {
+            gather_column(pl, X_COLS2, AT(x, (cc - c0) * n1), 0, k, cc);
+            gather_column(pl, X_COLS2, AT(y, (cc - c0) * n1), 1, k, cc);
+        }
+        const ntt_status s = pl->ww == NTT_U32
+                                 ? ntt_polymul_batch_u32(th->col[k], x, x, y, wc, n1)
+                                 : ntt_polymul_batch_u64(th->col[k], x, x, y, wc, n1);
+        if (s != NTT_OK) {
+            band_status(L, s);
+            continue;
+        }
+        for (size_t cc = c0; cc < c0 + wc; cc++) scatter_column(pl, AT(x, (cc - c0) * n1), k, cc);
+    }
+}
+
 static ntt_status forward(ntt_mpi_plan *pl, ntt_width w, const void *in, void *out)
 {
     const double t0 = mpi_now();
@@ -245,19 +336,8 @@ static ntt_status forward(ntt_mpi_plan *pl, ntt_width w, const void *in, void *o
     if (st == NTT_OK) st = rows_out(pl, &in, 1);
     st = exchange(pl, X_COLS1, st);
     if (st == NTT_OK) {
-        const size_t esz = pl->esz, n1 = pl->n1, W = pl->band_cols;
-        const size_t bands = (pl->cols + W - 1) / W;
-        int s2 = NTT_OK;
-#pragma omp parallel for num_threads(pl->nthreads) if (pl->nthreads > 1) schedule(dynamic, 1) \
-    reduction(max : s2)
-        for (size_t b = 0; b < bands; b++) {
-            mpi_thread *th = &pl->th[thread_id()];
-            const size_t c0 = b * W, wc = pl->cols - c0 < W ? pl->cols - c0 : W;
-            for (size_t c = c0; c < c0 + wc; c++) gather_column(pl, X_COLS1, AT(out, c * n1), 0, 0, c);
-            const ntt_status s = transform(th->col[0], pl->ww, AT(out, c0 * n1), wc, n1, false);
-            if (s != NTT_OK) s2 = worst(s2, s);
-        }
-        st = (ntt_status)s2;
+        band_loop L = {.pl = pl, .out = out};
+        st = bands_run(&L, col_bands(pl), forward_band);
     }
     return finish(pl, st, t0);
 }
@@ -271,26 +351,8 @@ static ntt_status inverse(ntt_mpi_plan *pl, ntt_width w, const void *in, void *o
     else if (!pl->direct)
         st = NTT_EMODULUS;
     if (st == NTT_OK) {
-        const size_t esz = pl->esz, n1 = pl->n1, W = pl->band_cols;
-        const size_t bands = (pl->cols + W - 1) / W;
-        int s2 = NTT_OK;
-#pragma omp parallel for num_threads(pl->nthreads) if (pl->nthreads > 1) schedule(dynamic, 1) \
-    reduction(max : s2)
-        for (size_t b = 0; b < bands; b++) {
-            mpi_thread *th = &pl->th[thread_id()];
-            const size_t c0 = b * W, wc = pl->cols - c0 < W ? pl->cols - c0 : W;
-            if (mpi_load(pl, th->ws, CAT(in, c0 * n1), wc * n1, 0)) {
-                s2 = worst(s2, NTT_ERANGE);
-                continue;
-            }
-            const ntt_status s = transform(th->col[0], pl->ww, th->ws, wc, n1, true);
-            if (s != NTT_OK) {
-                s2 = worst(s2, s);
-                continue;
-            }
-            for (size_t c = c0; c < c0 + wc; c++) scatter_column(pl, AT(th->ws, (c - c0) * n1), 0, c);
-        }
-        st = (ntt_status)s2;
+        band_loop L = {.pl = pl, .in = in};
+        st = bands_run(&L, col_bands(pl), inverse_band);
     }
     st = exchange(pl, X_ROWS, st);
     if (st == NTT_OK) st = rows_in(pl, out);
@@ -308,37 +370,8 @@ static ntt_status polymul(ntt_mpi_plan *pl, ntt_width w, void *c, const void *a,
     if (st == NTT_OK) st = rows_out(pl, src, 2);
     st = exchange(pl, X_COLS2, st);
     if (st == NTT_OK) {
-        const size_t esz = pl->esz, n1 = pl->n1, W = pl->band_cols;
-        const size_t bands = (pl->cols + W - 1) / W;
-        int s2 = NTT_OK;
-        /* The column products: twist both operands, one cyclic product per
-           column on the library's fused path, untwist, cut into runs (the
-           way back's blocks, in rbuf after the operands': this rank's own
-           operand blocks are still read there). */
-#pragma omp parallel for num_threads(pl->nthreads) if (pl->nthreads > 1) schedule(dynamic, 1) \
-    reduction(max : s2)
-        for (size_t bd = 0; bd < bands; bd++) {
-            mpi_thread *th = &pl->th[thread_id()];
-            const size_t c0 = bd * W, wc = pl->cols - c0 < W ? pl->cols - c0 : W;
-            void *x = th->ws, *y = AT(th->ws, wc * n1);
-            for (size_t k = 0; k < pl->nmod; k++) {
-                for (size_t cc = c0; cc < c0 + wc; cc++) {
-                    gather_column(pl, X_COLS2, AT(x, (cc - c0) * n1), 0, k, cc);
-                    gather_column(pl, X_COLS2, AT(y, (cc - c0) * n1), 1, k, cc);
-                }
-                const ntt_status s =
-                    pl->ww == NTT_U32
-                        ? ntt_polymul_batch_u32(th->col[k], x, x, y, wc, n1)
-                        : ntt_polymul_batch_u64(th->col[k], x, x, y, wc, n1);
-                if (s != NTT_OK) {
-                    s2 = worst(s2, s);
-                    continue;
-                }
-                for (size_t cc = c0; cc < c0 + wc; cc++)
-                    scatter_column(pl, AT(x, (cc - c0) * n1), k, cc);
-            }
-        }
-        st = exchange(pl, X_ROWS, (ntt_status)s2);
+        band_loop L = {.pl = pl};
+        st = exchange(pl, X_ROWS, bands_run(&L, col_bands(pl), polymul_band));
         if (st == NTT_OK) st = rows_in(pl, c);
     }
     return finish(pl, st, t0);

@@ -34,7 +34,7 @@ typedef struct {
     uint64_t root;  /* of order n (cyclic) or 2n (negacyclic), the library's */
 } mpi_mod;
 
-/* What each OpenMP thread of a rank owns: its own local plans (a plan is
+/* What each thread of a rank owns: its own local plans (a plan is
    used by one thread at a time) and workspace. */
 typedef struct {
     ntt_plan *row[MPI_MAX_MOD]; /* size n2 (NULL when n2 == 1: identity) */
@@ -87,7 +87,8 @@ struct ntt_mpi_plan {
     mpi_twist *tw;          /* [k][c][2]: forward, inverse twist of local column c */
     void *twz;              /* the twists' first factors (mpi_twist.z0) */
     int nthreads;
-    mpi_thread *th;
+    mpi_thread *th;         /* nthreads, indexed by the pool's thread index */
+    struct ntt_pool *pool;  /* nthreads > 1: the rank's threads (src/pool) */
     size_t band_rows, band_cols; /* rows / columns per unit of local work */
     bool runs_aligned;      /* every rank's first row is a multiple of the
                                twist's lanes: columns are twisted as their

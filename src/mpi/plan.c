@@ -4,14 +4,12 @@
 #include "detail.h"
 #include "mpi_internal.h"
 #include "fourstep.h"
+#include "../pool/pool.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* Bytes of one unit of local work (a band of rows or columns of one
    operand and modulus): it stays in the core's L2 between the copy, the
@@ -70,6 +68,7 @@ void ntt_mpi_plan_destroy(ntt_mpi_plan *plan)
         }
         free(plan->th);
     }
+    ntt_pool_destroy(plan->pool);
     free(plan->tw);
     free(plan->twz);
     free(plan->rbuf);
@@ -254,7 +253,7 @@ static ntt_status work_init(ntt_mpi_plan *plan, ntt_backend backend, const ntt_p
     int nthreads = 1;
 #ifdef _OPENMP
     if (backend == NTT_BACKEND_OPENMP)
-        nthreads = o->threads > 0 ? o->threads : omp_get_max_threads();
+        nthreads = o->threads > 0 ? o->threads : ntt_pool_default_threads();
     else if (backend != NTT_BACKEND_CUDA && o->threads > 1)
         nthreads = o->threads;
 #endif
@@ -277,6 +276,8 @@ static ntt_status work_init(ntt_mpi_plan *plan, ntt_backend backend, const ntt_p
     plan->nthreads = nthreads;
     plan->th = calloc((size_t)nthreads, sizeof *plan->th);
     if (!plan->th) return NTT_ENOMEM;
+    const ntt_status ps = ntt_pool_create(&plan->pool, nthreads, NTT_POOL_SPIN_NS);
+    if (ps != NTT_OK) return ps;
     const bool nega = (plan->flags & NTT_FLAG_NEGACYCLIC) != 0;
     for (int t = 0; t < nthreads; t++) {
         mpi_thread *th = &plan->th[t];

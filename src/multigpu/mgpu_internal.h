@@ -39,7 +39,7 @@ struct ntt_mgpu_ctx {
     bool peer_ok;         /* one process, peer access between every pair of its GPUs */
     ntt_mgpu_copy copy;   /* ntt_mgpu_set_copy's choice */
     int last_error; /* written and read atomically (several threads may fail) */
-    struct mgpu_workers *workers; /* workers.c; NULL until a threaded call */
+    struct ntt_pool *workers; /* workers.c (src/pool); NULL until a threaded call */
     ntt_mgpu_stats stats;
 };
 
@@ -70,11 +70,10 @@ ntt_status mgpu_agree(ntt_mgpu_ctx *ctx, ntt_status st);
 
 /* Runs fn(ctx, l, arg) for every local GPU l with l's device current:
    in turn on the calling thread (threads false: NCCL groups, which one
-   thread must issue, and setup), or at once, GPU 0 on the calling thread
-   and each other GPU on the context's thread for it or, if that thread
-   is not awake by then, on the calling thread too (threads true: the
-   batch products, the staging and the key switch's compute streams;
-   workers.c).  fn may then run concurrently with itself for
+   thread must issue, and setup), or at once, each GPU's share on the
+   calling thread or one of the context's threads, whichever is first
+   to it (threads true: the batch products, the staging and the key
+   switch's compute streams; workers.c).  fn may then run concurrently with itself for
    different l.  The worst status wins; the
    caller's current device is kept. */
 typedef ntt_status (*mgpu_fn)(ntt_mgpu_ctx *ctx, int l, void *arg);

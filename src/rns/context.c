@@ -4,12 +4,10 @@
 #include "rns_cuda.h"
 #include "../core/alloc.h"
 #include "../core/registry.h"
+#include "../pool/pool.h"
 
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 static void tab_free(rns_conv_tab *t)
 {
@@ -28,6 +26,7 @@ void ntt_rns_destroy(ntt_rns *c)
     if (c->plans)
         for (size_t i = 0; i < c->nlimb; i++) ntt_plan_destroy(c->plans[i]);
     free(c->plans);
+    ntt_pool_destroy(c->pool);
     if (c->shape)
         for (size_t l = 0; l < c->nq; l++) tab_free(&c->shape[l]);
     free(c->shape);
@@ -136,11 +135,7 @@ static ntt_status choose_backend(ntt_rns *c, ntt_backend want, int threads)
     c->threads = 1;
     c->plan_backend = b;
     if (b == NTT_BACKEND_OPENMP) {
-#ifdef _OPENMP
-        c->threads = threads > 0 ? threads : omp_get_max_threads();
-#else
-        return NTT_EUNSUPPORTED;
-#endif
+        c->threads = threads > 0 ? threads : ntt_pool_default_threads();
         c->plan_backend = ntt_backend_kernels_of(b);
     } else if (threads > 1) {
         return NTT_EINVAL; /* AUTO resolved to a serial backend */
@@ -269,6 +264,7 @@ ntt_status ntt_rns_create(ntt_rns **out, const ntt_rns_params *P)
 #endif
     } else {
         if (s == NTT_OK) s = alloc_scratch(c);
+        if (s == NTT_OK) s = ntt_pool_create(&c->pool, c->threads, NTT_POOL_SPIN_NS);
         const ntt_plan_options po = {.flags = NTT_FLAG_NEGACYCLIC, .threads = 1};
         for (size_t i = 0; i < c->nlimb && s == NTT_OK; i++)
             s = ntt_plan_create(&c->plans[i], c->n, c->primes[i], NTT_U64, c->plan_backend, &po);

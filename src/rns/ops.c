@@ -2,43 +2,58 @@
  * The RNS operations on host pointers (ntt_rns.h): argument checks, then
  * the stages as sequences of limb transforms and element-wise kernels.
  *
- * Threads (the OPENMP backend): limb loops run one limb per thread (each
- * limb has its own serial plan, so limbs are independent); conversions run
- * one block of RNS_BLOCK coefficients per thread, each thread with its own
- * y buffer.  Inside one limb the work is serial.
+ * Threads (the OPENMP backend, threads > 1): the context's pool
+ * (src/pool/pool.h) runs limb loops one limb a unit (each limb has its own
+ * serial plan, so limbs are independent) and conversions one block of
+ * RNS_BLOCK coefficients a unit, each thread with its own y buffer.
+ * Inside one limb the work is serial.  Single-thread contexts, and loops
+ * too small to share, run on the calling thread.  Nothing is allocated.
  */
 #include "rns_internal.h"
+#include "../pool/pool.h"
 
+#include <stdatomic.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
-int ntt_rns_thread_id(void)
+/* Loops over fewer words than this run on the calling thread: waking
+   another thread costs tens of microseconds (more in a VM, or when the
+   host is busy), what a few limb transforms of 2^12 take; a key switch
+   at N = 2^12 is a dozen such loops. */
+#define RNS_MIN_PAR ((size_t)1 << 16)
+
+/* The operands of one loop over limbs or blocks; each loop reads the
+   fields it names. */
+typedef struct {
+    const ntt_rns *c;
+    const uint64_t *in, *key;
+    uint64_t *a, *out, *out0, *out1, *accp0, *accp1;
+    const size_t *limbs;
+    size_t first, level, q, e, beta;
+    const uint64_t *wl, *wlq;
+    const rns_conv_job *job;
+    bool inverse;
+    atomic_bool bad;
+    _Atomic ntt_status st;
+} rns_loop;
+
+static void loop_init(rns_loop *L, const ntt_rns *c)
 {
-#ifdef _OPENMP
-    return omp_get_thread_num();
-#else
-    return 0;
-#endif
+    *L = (rns_loop){.c = c};
+    atomic_init(&L->bad, false);
+    atomic_init(&L->st, NTT_OK);
 }
 
-/* A loop whose iterations are limbs or blocks, over the context's threads
-   (the variable nt_ must hold the thread count). */
-#ifdef _OPENMP
-#define RNS_PARALLEL_FOR _Pragma("omp parallel for num_threads(nt_) schedule(dynamic, 1) if (nt_ > 1)")
-#else
-#define RNS_PARALLEL_FOR
-#endif
-
-/* Records a failure from inside a parallel loop. */
-static void set_status(ntt_status *st, ntt_status s)
+/* fn over units 0 .. units-1 (words: the loop's size), on the context's
+   threads. */
+static void rns_for(rns_loop *L, size_t units, size_t words, ntt_pool_fn fn)
 {
-    if (s == NTT_OK) return;
-#ifdef _OPENMP
-#pragma omp atomic write
-#endif
-    *st = s;
+    ntt_pool_for(units > 1 && words >= RNS_MIN_PAR ? L->c->pool : NULL, units, fn, L);
+}
+
+/* Records a failure from inside a loop. */
+static void set_status(rns_loop *L, ntt_status s)
+{
+    if (s != NTT_OK) atomic_store(&L->st, s);
 }
 
 /* The limb's transform in place, through the core's execution seam: the
@@ -56,43 +71,69 @@ static size_t qp_limb(const ntt_rns *c, size_t l, size_t k)
     return k <= l ? k : c->nq + (k - l - 1);
 }
 
-static uint64_t *thread_y(const ntt_rns *c) { return c->thr + (size_t)ntt_rns_thread_id() * c->thr_words + c->n; }
-static uint64_t *thread_z(const ntt_rns *c) { return c->thr + (size_t)ntt_rns_thread_id() * c->thr_words; }
+/* Thread t's scratch. */
+static uint64_t *thread_y(const ntt_rns *c, int t) { return c->thr + (size_t)t * c->thr_words + c->n; }
+static uint64_t *thread_z(const ntt_rns *c, int t) { return c->thr + (size_t)t * c->thr_words; }
 
 /* ---- checks ---------------------------------------------------------------- */
 
 /* Whether a word of a (count limbs) is >= its prime, the prime of row k
    being that of the context's limb limbs[k], or when limbs is NULL that of
    limb first + k of a polynomial at level l (qp_limb). */
+static void range_unit(void *arg, unsigned phase, size_t k, int t)
+{
+    (void)phase;
+    (void)t;
+    rns_loop *L = arg;
+    const ntt_rns *c = L->c;
+    const size_t limb = L->limbs ? L->limbs[k] : qp_limb(c, L->level, L->first + k);
+    if (ntt_any_geq_u64(L->in + k * c->n, c->n, c->primes[limb])) atomic_store(&L->bad, true);
+}
+
 static bool out_of_range(const ntt_rns *c, const uint64_t *a, size_t count, const size_t *limbs,
                          size_t first, size_t l)
 {
-    bool bad = false;
-    const int nt_ = c->threads;
-    RNS_PARALLEL_FOR
-    for (size_t k = 0; k < count; k++) {
-        const size_t limb = limbs ? limbs[k] : qp_limb(c, l, first + k);
-        if (ntt_any_geq_u64(a + k * c->n, c->n, c->primes[limb])) {
-#ifdef _OPENMP
-#pragma omp atomic write
-#endif
-            bad = true;
-        }
-    }
-    return bad;
+    rns_loop L;
+    loop_init(&L, c);
+    L.in = a;
+    L.limbs = limbs;
+    L.first = first;
+    L.level = l;
+    rns_for(&L, count, count * c->n, range_unit);
+    return atomic_load(&L.bad);
 }
 
 /* ---- building blocks --------------------------------------------------------- */
 
+static void rows_unit(void *arg, unsigned phase, size_t k, int t)
+{
+    (void)phase;
+    (void)t;
+    rns_loop *L = arg;
+    const ntt_rns *c = L->c;
+    set_status(L, limb_ntt(c, L->limbs ? L->limbs[k] : L->first + k, L->a + k * c->n, L->inverse));
+}
+
 static ntt_status ntt_rows(const ntt_rns *c, uint64_t *a, size_t count, const size_t *limbs,
                            size_t first, bool inverse)
 {
-    ntt_status st = NTT_OK;
-    const int nt_ = c->threads;
-    RNS_PARALLEL_FOR
-    for (size_t k = 0; k < count; k++)
-        set_status(&st, limb_ntt(c, limbs ? limbs[k] : first + k, a + k * c->n, inverse));
-    return st;
+    rns_loop L;
+    loop_init(&L, c);
+    L.a = a;
+    L.limbs = limbs;
+    L.first = first;
+    L.inverse = inverse;
+    rns_for(&L, count, count * c->n, rows_unit);
+    return atomic_load(&L.st);
+}
+
+static void conv_unit(void *arg, unsigned phase, size_t b, int t)
+{
+    (void)phase;
+    rns_loop *L = arg;
+    const ntt_rns *c = L->c;
+    const size_t n = c->n, k0 = b * RNS_BLOCK, k1 = k0 + RNS_BLOCK < n ? k0 + RNS_BLOCK : n;
+    c->K->conv(L->job, k0, k1, thread_y(c, t));
 }
 
 /* Runs the conversion job in c->j* over all coefficients. */
@@ -103,12 +144,10 @@ static void conv_run(const ntt_rns *c, size_t s, size_t t, bool stream)
                         .w = (const uint64_t *const *)c->jw, .prep = c->prep, .stream = stream};
     if (c->K->prepare) c->K->prepare(&job, c->prep);
     const size_t n = c->n, nb = (n + RNS_BLOCK - 1) / RNS_BLOCK;
-    const int nt_ = c->threads;
-    RNS_PARALLEL_FOR
-    for (size_t b = 0; b < nb; b++) {
-        const size_t k0 = b * RNS_BLOCK, k1 = k0 + RNS_BLOCK < n ? k0 + RNS_BLOCK : n;
-        c->K->conv(&job, k0, k1, thread_y(c));
-    }
+    rns_loop L;
+    loop_init(&L, c);
+    L.job = &job;
+    rns_for(&L, nb, n * (s + t), conv_unit);
 }
 
 /* The sources of a job: s rows of x from base limbs first.. (or list),
@@ -135,7 +174,8 @@ static void digit_job(ntt_rns *c, size_t l, size_t j, const uint64_t *in, uint64
     const rns_conv_tab *tab = &c->shape[j < l / c->alpha ? first + c->alpha - 1 : l];
     const size_t s = tab->s;
     memcpy(c->X, in, s * n * sizeof *c->X);
-    set_status(st, ntt_rows(c, c->X, s, NULL, first, true));
+    const ntt_status r = ntt_rows(c, c->X, s, NULL, first, true);
+    if (r != NTT_OK) *st = r;
     job_sources(c, c->X, s, NULL, first, tab);
     size_t t = 0;
     for (size_t k = 0; k < l + 1 + c->np; k++) {
@@ -149,6 +189,20 @@ static void digit_job(ntt_rns *c, size_t l, size_t j, const uint64_t *in, uint64
     conv_run(c, s, t, stream);
 }
 
+/* modDown's limb i: its row of T (P's part converted) to evaluation form,
+   then out = (xq - T) P^-1. */
+static void moddown_unit(void *arg, unsigned phase, size_t i, int t)
+{
+    (void)phase;
+    (void)t;
+    rns_loop *L = arg;
+    const ntt_rns *c = L->c;
+    const size_t n = c->n;
+    uint64_t *row = c->T + i * n;
+    set_status(L, limb_ntt(c, i, row, false));
+    c->K->subc(L->out + i * n, L->in + i * n, row, n, c->pinv[i], c->pinvq[i], &c->pm[i]);
+}
+
 /* modDown of (xq: l+1 rows, xp: K rows, which it transforms in place) into
    out (may be xq). */
 static ntt_status moddown_core(ntt_rns *c, size_t l, const uint64_t *xq, uint64_t *xp,
@@ -156,7 +210,6 @@ static ntt_status moddown_core(ntt_rns *c, size_t l, const uint64_t *xq, uint64_
 {
     const size_t n = c->n, np = c->np;
     const rns_conv_tab *tab = &c->pconv;
-    const uint64_t *pinv = c->pinv, *pinvq = c->pinvq;
     ntt_status st = ntt_rows(c, xp, np, NULL, c->nq, true);
     job_sources(c, xp, np, NULL, c->nq, tab);
     for (size_t i = 0; i <= l; i++) {
@@ -165,14 +218,13 @@ static ntt_status moddown_core(ntt_rns *c, size_t l, const uint64_t *xq, uint64_
         c->jw[i] = tab->w + i * np;
     }
     conv_run(c, np, l + 1, false);
-    const int nt_ = c->threads;
-    RNS_PARALLEL_FOR
-    for (size_t i = 0; i <= l; i++) {
-        uint64_t *t = c->T + i * n;
-        set_status(&st, limb_ntt(c, i, t, false));
-        c->K->subc(out + i * n, xq + i * n, t, n, pinv[i], pinvq[i], &c->pm[i]);
-    }
-    return st;
+    rns_loop L;
+    loop_init(&L, c);
+    L.in = xq;
+    L.out = out;
+    rns_for(&L, l + 1, (l + 1) * n, moddown_unit);
+    const ntt_status s = atomic_load(&L.st);
+    return st != NTT_OK ? st : s;
 }
 
 /* ---- the public operations ------------------------------------------------- */
@@ -224,6 +276,18 @@ ntt_status ntt_rns_fastbconv(ntt_rns *c, size_t n, const size_t *from, size_t fr
     return NTT_OK;
 }
 
+/* modUp's limb k: the converted row to evaluation form (the digit's own
+   rows, first .. first + q - 1, are copies of the input). */
+static void modup_unit(void *arg, unsigned phase, size_t k, int t)
+{
+    (void)phase;
+    (void)t;
+    rns_loop *L = arg;
+    const ntt_rns *c = L->c;
+    if (k < L->first || k >= L->first + L->q)
+        set_status(L, limb_ntt(c, qp_limb(c, L->level, k), L->out + k * c->n, false));
+}
+
 ntt_status ntt_rns_modup(ntt_rns *c, size_t n, size_t level, size_t digit, const uint64_t *in,
                          size_t in_limbs, uint64_t *out, size_t out_limbs)
 {
@@ -237,12 +301,15 @@ ntt_status ntt_rns_modup(ntt_rns *c, size_t n, size_t level, size_t digit, const
     ntt_status st = NTT_OK;
     digit_job(c, level, digit, in, out, false, &st);
     memcpy(out + first * n, in, s * n * sizeof *out);
-    const int nt_ = c->threads;
-    RNS_PARALLEL_FOR
-    for (size_t k = 0; k < e; k++)
-        if (k < first || k >= first + s)
-            set_status(&st, limb_ntt(c, qp_limb(c, level, k), out + k * n, false));
-    return st;
+    rns_loop L;
+    loop_init(&L, c);
+    L.out = out;
+    L.level = level;
+    L.first = first;
+    L.q = s;
+    rns_for(&L, e, e * n, modup_unit);
+    const ntt_status r = atomic_load(&L.st);
+    return st != NTT_OK ? st : r;
 }
 
 ntt_status ntt_rns_moddown(ntt_rns *c, size_t n, size_t level, const uint64_t *in,
@@ -257,6 +324,20 @@ ntt_status ntt_rns_moddown(ntt_rns *c, size_t n, size_t level, const uint64_t *i
     return moddown_core(c, level, in, c->PP, out);
 }
 
+/* Rescale's limb i: the last limb (in X, coefficient form) reduced mod
+   q_i and transformed, then out = (in - it) q_l^-1. */
+static void rescale_unit(void *arg, unsigned phase, size_t i, int t)
+{
+    (void)phase;
+    rns_loop *L = arg;
+    const ntt_rns *c = L->c;
+    const size_t n = c->n;
+    uint64_t *z = thread_z(c, t);
+    c->K->reduce(z, c->X, n, &c->pm[i]);
+    set_status(L, limb_ntt(c, i, z, false));
+    c->K->subc(L->out + i * n, L->in + i * n, z, n, L->wl[i], L->wlq[i], &c->pm[i]);
+}
+
 ntt_status ntt_rns_rescale(ntt_rns *c, size_t n, size_t level, const uint64_t *in,
                            size_t in_limbs, uint64_t *out, size_t out_limbs)
 {
@@ -266,16 +347,15 @@ ntt_status ntt_rns_rescale(ntt_rns *c, size_t n, size_t level, const uint64_t *i
     if (out_of_range(c, in, level + 1, NULL, 0, level)) return NTT_ERANGE;
     memcpy(c->X, in + level * n, n * sizeof *c->X);
     ntt_status st = limb_ntt(c, level, c->X, true);
-    const uint64_t *wl = c->qlinv + level * c->nq, *wlq = c->qlinvq + level * c->nq;
-    const int nt_ = c->threads;
-    RNS_PARALLEL_FOR
-    for (size_t i = 0; i < level; i++) {
-        uint64_t *z = thread_z(c);
-        c->K->reduce(z, c->X, n, &c->pm[i]);
-        set_status(&st, limb_ntt(c, i, z, false));
-        c->K->subc(out + i * n, in + i * n, z, n, wl[i], wlq[i], &c->pm[i]);
-    }
-    return st;
+    rns_loop L;
+    loop_init(&L, c);
+    L.in = in;
+    L.out = out;
+    L.wl = c->qlinv + level * c->nq;
+    L.wlq = c->qlinvq + level * c->nq;
+    rns_for(&L, level, level * n, rescale_unit);
+    const ntt_status r = atomic_load(&L.st);
+    return st != NTT_OK ? st : r;
 }
 
 /* The inner product's limb k (context limb `limb`) at level l from the
@@ -292,6 +372,19 @@ static void inner_limb(const ntt_rns *c, size_t limb, const uint64_t *const *ext
     c->K->dot2(acc0, acc1, ext, k0, k1, beta, n, &c->pm[limb]);
 }
 
+/* The inner product's limb k. */
+static void inner_unit(void *arg, unsigned phase, size_t k, int t)
+{
+    (void)phase;
+    (void)t;
+    rns_loop *L = arg;
+    const ntt_rns *c = L->c;
+    const size_t n = c->n;
+    const uint64_t *rows[NTT_RNS_MAX_LIMBS];
+    for (size_t j = 0; j < L->beta; j++) rows[j] = L->in + (j * L->e + k) * n;
+    inner_limb(c, qp_limb(c, L->level, k), rows, L->beta, L->key, L->out0 + k * n, L->out1 + k * n);
+}
+
 ntt_status ntt_rns_ks_inner(ntt_rns *c, size_t n, size_t level, const uint64_t *ext,
                             size_t ext_limbs, const uint64_t *key, size_t key_limbs,
                             uint64_t *acc0, uint64_t *acc1, size_t acc_limbs)
@@ -303,14 +396,41 @@ ntt_status ntt_rns_ks_inner(ntt_rns *c, size_t n, size_t level, const uint64_t *
     const size_t e = level + 1 + c->np, beta = ntt_rns_digits(c, level);
     for (size_t j = 0; j < beta; j++)
         if (out_of_range(c, ext + j * e * n, e, NULL, 0, level)) return NTT_ERANGE;
-    const int nt_ = c->threads;
-    RNS_PARALLEL_FOR
-    for (size_t k = 0; k < e; k++) {
-        const uint64_t *rows[NTT_RNS_MAX_LIMBS];
-        for (size_t j = 0; j < beta; j++) rows[j] = ext + (j * e + k) * n;
-        inner_limb(c, qp_limb(c, level, k), rows, beta, key, acc0 + k * n, acc1 + k * n);
-    }
+    rns_loop L;
+    loop_init(&L, c);
+    L.in = ext;
+    L.key = key;
+    L.out0 = acc0;
+    L.out1 = acc1;
+    L.level = level;
+    L.e = e;
+    L.beta = beta;
+    rns_for(&L, e, e * beta * n, inner_unit);
     return NTT_OK;
+}
+
+/* The key switch's limb k: the digits' converted rows of the limb to
+   evaluation form, then the inner product over the digits. */
+static void keyswitch_unit(void *arg, unsigned phase, size_t k, int t)
+{
+    (void)phase;
+    (void)t;
+    rns_loop *L = arg;
+    const ntt_rns *c = L->c;
+    const size_t n = c->n, e = L->e, q = L->q, alpha = c->alpha;
+    const size_t limb = qp_limb(c, L->level, k);
+    const uint64_t *rows[NTT_RNS_MAX_LIMBS];
+    for (size_t j = 0; j < L->beta; j++) {
+        uint64_t *row = c->T + (j * e + k) * n;
+        if (k >= j * alpha && k < (j + 1) * alpha && k < q) {
+            rows[j] = L->in + k * n; /* limb k is digit j's own */
+        } else {
+            set_status(L, limb_ntt(c, limb, row, false));
+            rows[j] = row;
+        }
+    }
+    inner_limb(c, limb, rows, L->beta, L->key, k < q ? L->out0 + k * n : L->accp0 + (k - q) * n,
+               k < q ? L->out1 + k * n : L->accp1 + (k - q) * n);
 }
 
 /*
@@ -344,23 +464,21 @@ ntt_status ntt_rns_keyswitch(ntt_rns *c, size_t n, size_t level, const uint64_t 
         if (out_of_range(c, in + j * alpha * n, s, NULL, j * alpha, level)) return NTT_ERANGE;
         digit_job(c, level, j, in + j * alpha * n, c->T + j * e * n, true, &st);
     }
-    const int nt_ = c->threads;
-    RNS_PARALLEL_FOR
-    for (size_t k = 0; k < e; k++) {
-        const size_t limb = qp_limb(c, level, k);
-        const uint64_t *rows[NTT_RNS_MAX_LIMBS];
-        for (size_t j = 0; j < beta; j++) {
-            uint64_t *t = c->T + (j * e + k) * n;
-            if (k >= j * alpha && k < (j + 1) * alpha && k < q) {
-                rows[j] = in + k * n; /* limb k is digit j's own */
-            } else {
-                set_status(&st, limb_ntt(c, limb, t, false));
-                rows[j] = t;
-            }
-        }
-        inner_limb(c, limb, rows, beta, key, k < q ? out0 + k * n : accp0 + (k - q) * n,
-                   k < q ? out1 + k * n : accp1 + (k - q) * n);
-    }
+    rns_loop L;
+    loop_init(&L, c);
+    L.in = in;
+    L.key = key;
+    L.out0 = out0;
+    L.out1 = out1;
+    L.accp0 = accp0;
+    L.accp1 = accp1;
+    L.level = level;
+    L.q = q;
+    L.e = e;
+    L.beta = beta;
+    rns_for(&L, e, e * beta * n, keyswitch_unit);
+    const ntt_status sl = atomic_load(&L.st);
+    if (st == NTT_OK) st = sl;
     const ntt_status s0 = moddown_core(c, level, out0, accp0, out0);
     const ntt_status s1 = moddown_core(c, level, out1, accp1, out1);
     return st != NTT_OK ? st : s0 != NTT_OK ? s0 : s1;

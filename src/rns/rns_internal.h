@@ -78,6 +78,7 @@ struct ntt_rns {
     ntt_backend backend;     /* resolved; the plans run plan_backend */
     ntt_backend plan_backend;
     int threads;
+    struct ntt_pool *pool;   /* threads > 1: the context's threads (src/pool) */
     const rns_kernels *K;
     uint64_t *primes;        /* nlimb */
     rns_prime *pm;           /* nlimb */
@@ -144,8 +145,5 @@ ntt_status ntt_rns_args_inner(const ntt_rns *c, size_t n, size_t level, const ui
 ntt_status ntt_rns_args_keyswitch(const ntt_rns *c, size_t n, size_t level, const uint64_t *in,
                                   size_t in_limbs, const uint64_t *key, size_t key_limbs,
                                   const uint64_t *out0, const uint64_t *out1, size_t out_limbs);
-
-/* ops.c: the calling thread's number inside the context's loops. */
-int ntt_rns_thread_id(void);
 
 #endif /* NTT_RNS_INTERNAL_H */

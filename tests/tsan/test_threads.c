@@ -3,11 +3,12 @@
    initialisations race) hammer ntt_polymul_mod with mixed moduli, lengths
    and backends, so its plan cache is shared and evicted, while one of them
    calls ntt_cache_clear; others use plans of their own concurrently (the
-   OpenMP backend's teams inside them).  Every product is checked against
-   a schoolbook one, every plan's results against a direct cyclic product.
-   Built with NTT_TSAN=ON; NTT_TSAN_NO_OPENMP=1 leaves the OpenMP backend
-   out (where TSan cannot follow libomp). */
+   threaded backend's pools inside them, src/pool).  Every product is
+   checked against a schoolbook one, every plan's results against a direct
+   cyclic product.  Built with NTT_TSAN=ON. */
 #include "test_common.h"
+
+#include "ntt_rns.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -45,7 +46,6 @@ static ntt_backend pick_backend(uint64_t *s)
 {
     for (;;) {
         ntt_backend b = all_backends[next(s) % NB];
-        if (b == NTT_BACKEND_OPENMP && getenv("NTT_TSAN_NO_OPENMP")) continue;
         if (ntt_backend_available(b)) return b;
     }
 }
@@ -113,6 +113,81 @@ static void own_plan(worker *w)
     w->plans++;
 }
 
+/* Work large enough that the threaded backend's pool shares it out
+   (src/pool): a 2^14-point transform pair and product and a batch on 3
+   threads against one thread, and an RNS key switch on 2 threads against
+   one; run by two workers at once, so two pools work side by side. */
+#define BN ((size_t)1 << 14)
+static void pool_work(worker *w)
+{
+    uint64_t p = 0;
+    if (ntt_find_prime(30, 15, (unsigned)(next(&w->seed) % 4), &p) != NTT_OK) {
+        w->failures++;
+        return;
+    }
+    ntt_plan *pl[2] = {NULL, NULL};
+    uint32_t *x = malloc(6 * 4 * BN * sizeof *x);
+    if (!x) {
+        w->failures++;
+        return;
+    }
+    for (int f = 0; f < 2; f++) {
+        const ntt_plan_options o = {.threads = f ? 3 : 1};
+        if (ntt_plan_create(&pl[f], BN, p, NTT_U32, NTT_BACKEND_OPENMP, &o) != NTT_OK) w->failures++;
+    }
+    if (pl[0] && pl[1]) {
+        uint32_t *a = x, *b = x + 4 * BN, *c[2] = {x + 8 * BN, x + 12 * BN},
+                 *t[2] = {x + 16 * BN, x + 20 * BN};
+        for (size_t i = 0; i < 4 * BN; i++) a[i] = (uint32_t)(next(&w->seed) % p), b[i] = (uint32_t)(next(&w->seed) % p);
+        for (int f = 0; f < 2; f++) {
+            if (ntt_polymul_u32(pl[f], c[f], a, b) != NTT_OK) w->failures++;
+            memcpy(t[f], a, 4 * BN * sizeof *a);
+            if (ntt_forward_u32(pl[f], t[f]) != NTT_OK || ntt_inverse_u32(pl[f], t[f]) != NTT_OK ||
+                ntt_forward_batch_u32(pl[f], t[f], 4, BN) != NTT_OK)
+                w->failures++;
+        }
+        if (memcmp(c[0], c[1], BN * sizeof *a) != 0 || memcmp(t[0], t[1], 4 * BN * sizeof *a) != 0) {
+            fprintf(stderr, "worker %d: 3 threads differ from 1\n", w->id);
+            w->failures++;
+        }
+    }
+    for (int f = 0; f < 2; f++) ntt_plan_destroy(pl[f]);
+    free(x);
+
+    enum { RLOG = 12, RQ = 3, RP = 2, RL = RQ + RP, RK = 2 * 2 * RL };
+    const size_t n = (size_t)1 << RLOG;
+    uint64_t primes[RL];
+    for (unsigned i = 0; i < RL; i++)
+        if (ntt_find_prime(50, RLOG + 1, i, &primes[i]) != NTT_OK) w->failures++;
+    uint64_t *in = malloc((RQ + RK + 4 * RQ) * n * sizeof *in);
+    if (!in) {
+        w->failures++;
+        return;
+    }
+    uint64_t *key = in + RQ * n, *o0[2] = {key + RK * n, key + (RK + RQ) * n},
+             *o1[2] = {key + (RK + 2 * RQ) * n, key + (RK + 3 * RQ) * n};
+    for (size_t k = 0; k < RQ; k++)
+        for (size_t i = 0; i < n; i++) in[k * n + i] = next(&w->seed) % primes[k];
+    for (size_t r = 0; r < RK; r++)
+        for (size_t i = 0; i < n; i++) key[r * n + i] = next(&w->seed) % primes[r % RL];
+    for (int f = 0; f < 2; f++) {
+        const ntt_rns_params prm = {.n = n, .q = primes, .q_count = RQ, .p = primes + RQ,
+                                    .p_count = RP, .dnum = 2, .backend = NTT_BACKEND_OPENMP,
+                                    .threads = f ? 2 : 1};
+        ntt_rns *ctx = NULL;
+        if (ntt_rns_create(&ctx, &prm) != NTT_OK ||
+            ntt_rns_keyswitch(ctx, n, RQ - 1, in, RQ, key, RK, o0[f], o1[f], RQ) != NTT_OK)
+            w->failures++;
+        ntt_rns_destroy(ctx);
+    }
+    if (memcmp(o0[0], o0[1], RQ * n * sizeof *in) != 0 || memcmp(o1[0], o1[1], RQ * n * sizeof *in) != 0) {
+        fprintf(stderr, "worker %d: RNS key switch on 2 threads differs from 1\n", w->id);
+        w->failures++;
+    }
+    free(in);
+    w->plans += 2;
+}
+
 static void *run(void *arg)
 {
     worker *w = arg;
@@ -123,6 +198,7 @@ static void *run(void *arg)
         products(w);
         if (w->id % 2 == 0) own_plan(w);
     }
+    if (w->id < 2 && ntt_backend_available(NTT_BACKEND_OPENMP)) pool_work(w);
     return NULL;
 }
 
