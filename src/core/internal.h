@@ -5,7 +5,6 @@
 #include "ntt.h"
 #include "../include/ntt_internal.h" /* what the in-tree programs use too */
 #include "../arith/modarith.h"
-#include "variant.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,10 +48,8 @@ struct ntt_plan {
     ntt_width width;
     unsigned flags;
     ntt_modmul modmul;
-    ntt_variant variant;
     int threads;
     size_t batch;         /* >= 1 */
-    int cuda_block;       /* ladder kernels' block size */
     ntt_backend backend;
     const struct ntt_backend_ops *ops;
     size_t nmod;
@@ -74,9 +71,9 @@ typedef struct ntt_backend_ops {
     const char *name;
     ntt_backend id;
     int (*available)(void);
-    /* 1 if the backend implements this variant with this modmul kind
-       (DEFAULT stands for the kind it would pick). */
-    int (*supports)(ntt_variant v, ntt_modmul m);
+    /* 1 if the backend implements this modmul kind (DEFAULT stands for
+       the kind it would pick). */
+    int (*supports)(ntt_modmul m);
     /* Resolves plan->modmul DEFAULT; returns NTT_EUNSUPPORTED exactly when
        supports() says 0. */
     ntt_status (*plan_init)(ntt_plan *plan);

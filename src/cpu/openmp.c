@@ -60,7 +60,7 @@ static int omp_available(void) { return 1; }
 
 int ntt_openmp_default_threads(void) { return omp_get_max_threads(); }
 
-static int omp_supports(ntt_variant v, ntt_modmul m) { return ntt_scalar_ops.supports(v, m); }
+static int omp_supports(ntt_modmul m) { return ntt_scalar_ops.supports(m); }
 
 static ntt_status omp_plan_init(ntt_plan *plan)
 {
