@@ -46,7 +46,7 @@ static ntt_status plan_create(ntt_plan **out, size_t n, const uint64_t *moduli, 
                         "threads >= 0)", (int)o.modmul, o.flags, o.threads);
     if (o.batch == 0) o.batch = 1;
     if (o.batch > ((size_t)1 << 40) / n)
-        return ntt_fail(NTT_EINVAL, "batch %zu out of range (at most 2^40 / n = %zu)", o.batch,
+        return ntt_fail(NTT_EINVAL, "batch %zu (at most 2^40 / n = %zu) out of range", o.batch,
                         ((size_t)1 << 40) / n);
     if ((unsigned)backend >= NTT_BACKEND_COUNT)
         return ntt_fail(NTT_EINVAL, "backend %d is not an ntt_backend", (int)backend);
