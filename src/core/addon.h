@@ -89,7 +89,7 @@ typedef struct ntt_addon_ops {
     ntt_status (*dev_polymul)(void *state, void *d_c, size_t lc, const void *d_a, size_t la,
                               const void *d_b, size_t lb, size_t count, size_t stride,
                               size_t item0, void *stream);
-    /* ntt_cuda_last_error(plan) of the add-on's plan (NULL: 0). */
+    /* ntt_cuda_last_error(plan) (NULL: 0); ntt_cuda_last_error(NULL) does not see it. */
     int (*dev_last_error)(const void *state);
 } ntt_addon_ops;
 
