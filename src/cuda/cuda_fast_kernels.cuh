@@ -191,12 +191,6 @@ __device__ __forceinline__ void group_level_tw(Tw<T> (&w)[1 << (r - 1)], int q, 
         level_tw<K, T, INV, 1 << (r - 1)>(w, 1 << l, d + l, k0, Mg, tab);
 }
 
-// Slot 2^l + t (t < 2^l, l <= 3) of Mod::rho: below 16 by construction,
-// which the mask states for a host compiler that sees l and t as run-time
-// values (the CPU stand-in); on the device both are constants after
-// unrolling and the mask folds away.
-__device__ __forceinline__ int rho_index(int l, int t) { return ((1 << l) + t) & 15; }
-
 // Lazy ranges.  Every value a pass keeps lies below CAP p: CAP = 4 for any
 // prime (the CPU code's ranges), CAP = 8 in the u32 Shoup kernels of plans
 // whose primes lie below 2^29 (8p <= 2^32; plan_cap).  Shoup's product
@@ -312,7 +306,7 @@ __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, ui
             const int t = e >> (r - l);
             const Tw<T> W = w[ct ? 0 : t];
             if constexpr (K == K_FP64) {
-                const Tw<T> *rh = ct && t > 0 ? &Mg.rho[INV][rho_index(l, t)] : nullptr;
+                const Tw<T> *rh = ct && t > 0 ? &Mg.rho[INV][(1 << l) + t] : nullptr;
                 fp64_butterfly<INV>(x[e], x[e + dist], W, rh, M, scale_root && s0 + l == 0, sc,
                                     sc1);
                 continue;
@@ -320,7 +314,7 @@ __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, ui
             if (!INV) {
                 T u = fwd_reduces<CAP>(s0 + l) ? csub(x[e], lim) : x[e];
                 T y = x[e + dist];
-                if (ct && t > 0) y = mulw<K, T>(y, Mg.rho[0][rho_index(l, t)], M);
+                if (ct && t > 0) y = mulw<K, T>(y, Mg.rho[0][(1 << l) + t], M);
                 T v = mulw<K, T>(y, W, M);
                 x[e] = u + v;
                 x[e + dist] = u - v + M.p2;
@@ -332,7 +326,7 @@ __device__ __forceinline__ void group_butterflies(T (&x)[1 << r], unsigned d, ui
                 T a = x[e], b = x[e + dist];
                 x[e] = inv_reduces<CAP>(q, e) ? csub(a + b, lim) : a + b;
                 T y = a - b + lim;
-                if (ct && t > 0) y = mulw<K, T>(y, Mg.rho[1][rho_index(l, t)], M);
+                if (ct && t > 0) y = mulw<K, T>(y, Mg.rho[1][(1 << l) + t], M);
                 x[e + dist] = mulw<K, T>(y, W, M);
             }
         }
