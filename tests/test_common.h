@@ -24,9 +24,10 @@ typedef unsigned __int128 tu128;
 /* ---- plans with the course-ladder variants -------------------------------- */
 
 /* ntt_plan_options with the variant and the ladder's CUDA block size, which
-   left the public API for src/core/variant.h.  The wrappers call the public
-   functions whenever variant and cuda_block are zero, so that the tests run
-   through the public entry points wherever they can. */
+   left the public API for the course add-on (src/course/course.h).  The
+   wrappers call the public functions whenever variant and cuda_block are
+   zero, so that the tests run through the public entry points wherever
+   they can. */
 typedef struct test_opts {
     ntt_modmul modmul;
     ntt_variant variant;

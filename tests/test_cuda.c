@@ -221,8 +221,10 @@ static void host_batches(ntt_plan *pg, ntt_plan *const *ps, size_t nm, const uns
 
 /* The device-pointer calls on a stream, batched with a gap between items
    and an RNS plan of three primes, against item-by-item scalar results. */
-static void device_calls(ntt_width w, size_t n, unsigned flags, size_t count, size_t stride,
-                         bool fp)
+/* The device-pointer calls on plan configuration c (the fast path, or a
+   course ladder plan: an add-on's device entries, addon.h). */
+static void device_calls(config c, ntt_width w, size_t n, unsigned flags, size_t count,
+                         size_t stride, bool fp)
 {
     const uint64_t rns32[3] = {469762049, 104857601, 998244353};
     const uint64_t rns64[3] = {4611685941117976577ull, 1337006139375617ull,
@@ -233,13 +235,15 @@ static void device_calls(ntt_width w, size_t n, unsigned flags, size_t count, si
     /* 104857601 = 25 2^22 + 1 takes negacyclic sizes up to 2^21 only */
     const size_t nm = w == NTT_U32 && n > ((size_t)1 << 21) ? 1 : 3;
     char ctx[160];
-    snprintf(ctx, sizeof ctx, "device u%d n=%zu flags=%u count=%zu stride=%zu rns=%zu%s", (int)w,
-             n, flags, count, stride, nm, fp ? " fp64" : "");
-    test_opts o = {.flags = flags, .batch = 2};
+    snprintf(ctx, sizeof ctx, "device u%d n=%zu flags=%u count=%zu stride=%zu rns=%zu%s %s/%s",
+             (int)w, n, flags, count, stride, nm, fp ? " fp64" : "", ntt_variant_name(c.v),
+             ntt_modmul_name(c.m));
+    test_opts o = {.flags = flags, .batch = 2, .variant = c.v, .modmul = c.m};
     ntt_plan *pg = NULL, *ps[3] = {NULL, NULL, NULL};
     CHECK_STATUS(NTT_OK, test_plan_create_rns(&pg, n, mods, nm, w, NTT_BACKEND_CUDA, &o), "%s", ctx);
+    const test_opts os = {.flags = flags, .batch = 2};
     for (size_t i = 0; i < nm; i++)
-        CHECK_STATUS(NTT_OK, test_plan_create(&ps[i], n, mods[i], w, NTT_BACKEND_SCALAR, &o), "%s", ctx);
+        CHECK_STATUS(NTT_OK, test_plan_create(&ps[i], n, mods[i], w, NTT_BACKEND_SCALAR, &os), "%s", ctx);
     const size_t e = esz(w), total = (count - 1) * stride + n;
     unsigned char *a = xmalloc(total * e), *b = xmalloc(total * e), *r = xmalloc(total * e),
                   *g = xmalloc(total * e);
@@ -325,6 +329,7 @@ static void device_calls(ntt_width w, size_t n, unsigned flags, size_t count, si
         free(q);
     }
     host_batches(pg, ps, nm, a, b, count, stride, ctx);
+    CHECK_EQ(0, ntt_cuda_last_error(pg), "%s: last CUDA error", ctx);
 out:
     cudaFree(da);
     cudaFree(db);
@@ -395,6 +400,15 @@ static void errors(void)
     uint32_t *d = NULL;
     if (cuda_ok(cudaMalloc((void **)&d, 64 * 4 * 4), "cudaMalloc") && ps && pg) {
         CHECK_STATUS(NTT_EUNSUPPORTED, ntt_cuda_forward_u32(ps, d, 1, 64, NULL), "scalar plan");
+        /* an add-on plan without device entries: the course's CPU baseline */
+        ntt_plan *pb = NULL;
+        test_opts ob = {.variant = NTT_VARIANT_BASELINE};
+        CHECK_STATUS(NTT_OK, test_plan_create(&pb, 64, P32, NTT_U32, NTT_BACKEND_SCALAR, &ob), "baseline");
+        CHECK_STATUS(NTT_EUNSUPPORTED, ntt_cuda_forward_u32(pb, d, 1, 64, NULL), "CPU add-on plan");
+        CHECK_STATUS(NTT_EUNSUPPORTED, ntt_cuda_polymul_u32(pb, d, 64, d, 1, d, 1, 1, 64, NULL),
+                     "CPU add-on plan, polymul");
+        CHECK_EQ(0, ntt_cuda_last_error(pb), "last error of a CPU add-on plan");
+        ntt_plan_destroy(pb);
         CHECK_STATUS(NTT_EINVAL, ntt_cuda_forward_u32(pg, NULL, 1, 64, NULL), "NULL");
         CHECK_STATUS(NTT_EINVAL, ntt_cuda_forward_u32(pg, d, 2, 63, NULL), "stride < n");
         CHECK_STATUS(NTT_EINVAL, ntt_cuda_forward_u64(pg, (uint64_t *)d, 1, 64, NULL), "width");
@@ -613,8 +627,15 @@ int main(void)
             }
             for (int lg = 1; lg <= max_log; lg += lg < 12 ? 1 : 4)
                 for (int fp = 0; fp <= wi; fp++)
-                    device_calls(w, (size_t)1 << lg, FLAGS[fi], lg > 20 ? 2 : 5,
+                    device_calls(CONFIGS[0], w, (size_t)1 << lg, FLAGS[fi], lg > 20 ? 2 : 5,
                                  ((size_t)1 << lg) + (lg > 20 ? 0 : 3), fp);
+            /* the ladder's device-pointer calls (the course add-on's): a few sizes */
+            static const int LADDER_LG[] = {1, 6, 10};
+            for (size_t li = 0; li < sizeof LADDER_LG / sizeof LADDER_LG[0]; li++)
+                for (size_t c = 1; c < nconfigs && LADDER_LG[li] <= max_log; c++)
+                    if (CONFIGS[c].v != NTT_VARIANT_FAST)
+                        device_calls(CONFIGS[c], w, (size_t)1 << LADDER_LG[li], FLAGS[fi], 3,
+                                     ((size_t)1 << LADDER_LG[li]) + 3, false);
         }
     }
     /* Beyond 2^24, u32 only, every kind of the fast path: a top pass of 11

@@ -12,10 +12,10 @@ typedef struct {
 static int addon_available(void) { return 1; }
 
 /* plan_create checked the backend and the add-on's supports() already. */
-static int addon_supports(ntt_variant v, ntt_modmul m)
+static int addon_supports(ntt_modmul m)
 {
     (void)m;
-    return v == NTT_VARIANT_FAST;
+    return 1;
 }
 
 static ntt_status addon_plan_init(ntt_plan *plan)
@@ -80,6 +80,36 @@ static ntt_status addon_polymul(ntt_plan *plan, void *c, size_t lc, const void *
     return ADDON(plan)->ops->polymul(ADDON(plan)->state, c, lc, a, la, b, lb, count, stride, io64);
 }
 
+/* The device-pointer calls (core/cuda_api.c) ask ntt_addon_on_device
+   first, so these run only where the add-on has the entry. */
+static ntt_status addon_dev_transform(ntt_plan *plan, void *d_a, size_t count, size_t stride,
+                                      size_t item0, void *stream, bool inverse)
+{
+    return ADDON(plan)->ops->dev_transform(ADDON(plan)->state, d_a, count, stride, item0, stream,
+                                           inverse);
+}
+
+static ntt_status addon_dev_pointwise(ntt_plan *plan, void *d_c, const void *d_a, const void *d_b,
+                                      size_t count, size_t stride, size_t item0, void *stream)
+{
+    return ADDON(plan)->ops->dev_pointwise(ADDON(plan)->state, d_c, d_a, d_b, count, stride, item0,
+                                           stream);
+}
+
+static ntt_status addon_dev_polymul(ntt_plan *plan, void *d_c, size_t lc, const void *d_a,
+                                    size_t la, const void *d_b, size_t lb, size_t count,
+                                    size_t stride, size_t item0, void *stream)
+{
+    return ADDON(plan)->ops->dev_polymul(ADDON(plan)->state, d_c, lc, d_a, la, d_b, lb, count,
+                                         stride, item0, stream);
+}
+
+static int addon_dev_last_error(const ntt_plan *plan)
+{
+    const addon_data *d = plan ? plan->backend_data : NULL;
+    return d && d->ops->dev_last_error ? d->ops->dev_last_error(d->state) : 0;
+}
+
 const ntt_backend_ops ntt_addon_backend_ops = {
     .name = "addon",
     .id = NTT_BACKEND_SCALAR, /* plan->backend says which backend it was made for */
@@ -91,7 +121,17 @@ const ntt_backend_ops ntt_addon_backend_ops = {
     .inverse = addon_inverse,
     .pointwise = addon_pointwise,
     .polymul = addon_polymul,
+    .dev_transform = addon_dev_transform,
+    .dev_pointwise = addon_dev_pointwise,
+    .dev_polymul = addon_dev_polymul,
+    .dev_last_error = addon_dev_last_error,
 };
+
+bool ntt_addon_on_device(const ntt_plan *plan)
+{
+    const ntt_addon_ops *a = ntt_plan_addon(plan);
+    return !a || (a->dev_transform && a->dev_pointwise && a->dev_polymul);
+}
 
 const ntt_addon_ops *ntt_plan_addon(const ntt_plan *plan)
 {

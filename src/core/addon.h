@@ -1,12 +1,20 @@
 /*
  * The add-on seam: the one internal interface through which code outside
  * libntt (the course ladder, src/course) runs transforms of its own behind
- * an ntt_plan, so that the public calls (ntt_forward_*, ntt_polymul_*, ...)
- * and ntt_polymul_mod's argument checks, schoolbook and CRT paths serve it
- * unchanged.  Not installed; the three functions are exported from the shared
- * library (their names are not in the public headers) so that an add-on
- * links the shared libntt.  An add-on sees a plan only through
- * ntt_addon_plan below, never the plan's layout.
+ * an ntt_plan, so that the public calls (ntt_forward_*, ntt_polymul_*, the
+ * device-pointer ntt_cuda_* where the add-on runs on the GPU, ...) and
+ * ntt_polymul_mod's argument checks, schoolbook and CRT paths serve it
+ * unchanged.  Not installed (src/include/ntt_internal.h includes it); the
+ * three functions are exported from the shared library (their names are
+ * not in the public headers) so that an add-on links the shared libntt.
+ * An add-on sees a plan only through ntt_addon_plan below, never the
+ * plan's layout.
+ *
+ * Where an add-on runs: on the plan's backend (ntt_addon_plan.backend,
+ * which its supports() accepted).  A CUDA add-on runs on the device that
+ * is current when the plan is made, as the library's CUDA plans do, with
+ * device memory, streams and tables of its own; it offers the
+ * device-pointer entry points below.
  */
 #ifndef NTT_ADDON_H
 #define NTT_ADDON_H
@@ -67,6 +75,22 @@ typedef struct ntt_addon_ops {
                             size_t stride);
     ntt_status (*polymul)(void *state, void *c, size_t lc, const void *a, size_t la,
                           const void *b, size_t lb, size_t count, size_t stride, bool io64);
+
+    /* Device pointers (an add-on on NTT_BACKEND_CUDA; NULL elsewhere, and
+       then the ntt_cuda_* calls give NTT_EUNSUPPORTED on its plans): the
+       ntt_cuda_*_at calls after their checks (ntt.h: arguments validated,
+       values unchecked; item i uses mod[(item0 + i) % nmod]; stream a
+       cudaStream_t), enqueued on stream: no copies to or from the host,
+       no allocation, no synchronization. */
+    ntt_status (*dev_transform)(void *state, void *d_a, size_t count, size_t stride,
+                                size_t item0, void *stream, bool inverse);
+    ntt_status (*dev_pointwise)(void *state, void *d_c, const void *d_a, const void *d_b,
+                                size_t count, size_t stride, size_t item0, void *stream);
+    ntt_status (*dev_polymul)(void *state, void *d_c, size_t lc, const void *d_a, size_t la,
+                              const void *d_b, size_t lb, size_t count, size_t stride,
+                              size_t item0, void *stream);
+    /* ntt_cuda_last_error(plan) (NULL: 0); ntt_cuda_last_error(NULL) does not see it. */
+    int (*dev_last_error)(const void *state);
 } ntt_addon_ops;
 
 /* ntt_plan_create_rns whose calls run the add-on `ops` (with its options
@@ -75,8 +99,9 @@ typedef struct ntt_addon_ops {
    reports it.  Errors as ntt_plan_create_rns (NTT_EMODULUS, NTT_EINVAL,
    ...), NTT_EINVAL for a NULL ops, and NTT_EUNSUPPORTED where the backend
    is unavailable or ops->supports says 0.  The device-pointer calls
-   (ntt_cuda_*) give NTT_EUNSUPPORTED on such a plan.  Allocates the plan
-   and whatever init allocates; ntt_plan_destroy frees both. */
+   (ntt_cuda_*) run ops' dev_* entries, NTT_EUNSUPPORTED where ops has
+   none.  Allocates the plan and whatever init allocates; ntt_plan_destroy
+   frees both. */
 NTT_API NTT_NODISCARD ntt_status ntt_plan_create_addon(ntt_plan **plan, size_t n,
                                                        const uint64_t *moduli, size_t count,
                                                        ntt_width width, ntt_backend backend,

@@ -15,4 +15,8 @@ typedef struct {
 
 extern const ntt_backend_ops ntt_addon_backend_ops;
 
+/* False for an add-on plan whose add-on has no device-pointer entries
+   (the ntt_cuda_* calls then give NTT_EUNSUPPORTED); true otherwise. */
+bool ntt_addon_on_device(const ntt_plan *plan);
+
 #endif

@@ -1,13 +1,15 @@
 /* The device-pointer API: validation here, the work in the CUDA backend's
    dev_* ops.  Built with or without CUDA, so that callers link either way
    and learn NTT_EUNSUPPORTED at run time. */
+#include "addon_plan.h"
 #include "internal.h"
 
 static ntt_status dev_check(const ntt_plan *plan, ntt_width w, const void *p1, const void *p2,
                             const void *p3, size_t count, size_t stride)
 {
     if (!plan || !p1 || !p2 || !p3) return NTT_EINVAL;
-    if (!plan->ops || !plan->ops->dev_transform) return NTT_EUNSUPPORTED;
+    if (!plan->ops || !plan->ops->dev_transform || !ntt_addon_on_device(plan))
+        return NTT_EUNSUPPORTED;
     if (plan->width != w) return NTT_EINVAL;
     if (count > 0 && stride < plan->n) return NTT_EINVAL;
     if (count > 1 && stride > (SIZE_MAX / 8 - plan->n) / (count - 1)) return NTT_EINVAL;

@@ -10,24 +10,10 @@
 #define NTT_DETAIL_H
 
 #include "ntt.h"
-#include "variant.h"
+#include "../include/ntt_internal.h" /* ntt_fail, ntt_detail_clear, ntt_fail_backend */
 
+#include <stdbool.h>
 #include <stddef.h>
-
-#if defined(__GNUC__) || defined(__clang__)
-#define NTT_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define NTT_PRINTF(f, a)
-#endif
-
-/* Exported (but not in ntt.h), like ntt_fail_backend, for libntt_mpi,
-   which reports through the same thread-local text. */
-NTT_API ntt_status ntt_fail(ntt_status s, const char *fmt, ...) NTT_PRINTF(2, 3);
-NTT_API void ntt_detail_clear(void);
-
-/* NTT_EUNSUPPORTED saying why backend b cannot be used here (not built
-   into this libntt, or which CPU feature or device it lacks). */
-NTT_API ntt_status ntt_fail_backend(ntt_backend b);
 
 /* NTT_ERANGE naming the first coefficient of count items (stride apart,
    the first len of each, plan->width wide) not below its item's modulus;
@@ -47,10 +33,11 @@ ntt_status ntt_detail_operands(ntt_status s, const struct ntt_plan *plan, const 
 
 /* ntt_polymul_mod's: NTT_ERANGE naming the first a[i] or b[i] >= p; s
    unchanged, with that detail where s is NTT_ERANGE; NTT_EUNSUPPORTED
-   saying whether the backend is unusable or lacks the variant/modmul. */
+   saying whether the backend is unusable or lacks the modmul (addon: the
+   add-on does not run there with it). */
 ntt_status ntt_fail_geq(const uint64_t *a, size_t la, const uint64_t *b, size_t lb, uint64_t p);
 ntt_status ntt_detail_geq(ntt_status s, const uint64_t *a, size_t la, const uint64_t *b,
                           size_t lb, uint64_t p);
-ntt_status ntt_fail_unsupported(ntt_backend b, ntt_variant v, ntt_modmul m);
+ntt_status ntt_fail_unsupported(ntt_backend b, ntt_modmul m, bool addon);
 
 #endif /* NTT_DETAIL_H */

@@ -5,7 +5,6 @@
 #include "ntt.h"
 #include "../include/ntt_internal.h" /* what the in-tree programs use too */
 #include "../arith/modarith.h"
-#include "variant.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -50,7 +49,6 @@ struct ntt_plan {
     ntt_width width;
     unsigned flags;
     ntt_modmul modmul;
-    ntt_variant variant;
     int threads;          /* the option as given */
     /* For the threaded driver (src/cpu/openmp.c), set by core from the
        registry before plan_init: the kernels it runs (ntt_backend_kernels)
@@ -58,7 +56,6 @@ struct ntt_plan {
     const struct ntt_cpu_kernel_choice *cpu_kernels;
     int run_threads;
     size_t batch;         /* >= 1 */
-    int cuda_block;       /* ladder kernels' block size */
     ntt_backend backend;
     const struct ntt_backend_ops *ops;
     size_t nmod;
@@ -80,9 +77,9 @@ typedef struct ntt_backend_ops {
     const char *name;
     ntt_backend id;
     int (*available)(void);
-    /* 1 if the backend implements this variant with this modmul kind
-       (DEFAULT stands for the kind it would pick). */
-    int (*supports)(ntt_variant v, ntt_modmul m);
+    /* 1 if the backend implements this modmul kind (DEFAULT stands for
+       the kind it would pick). */
+    int (*supports)(ntt_modmul m);
     /* Resolves plan->modmul DEFAULT; returns NTT_EUNSUPPORTED exactly when
        supports() says 0. */
     ntt_status (*plan_init)(ntt_plan *plan);

@@ -26,7 +26,7 @@ void ntt_plan_destroy(ntt_plan *plan)
    (addon.h), which runs through the adapter ops. */
 static ntt_status plan_create(ntt_plan **out, size_t n, const uint64_t *moduli, size_t count,
                               ntt_width width, ntt_backend backend, const ntt_plan_options *opts,
-                              const ntt_variant_options *vopts, const ntt_addon_init *addon)
+                              const ntt_addon_init *addon)
 {
     ntt_detail_clear();
     if (!out) return ntt_fail(NTT_EINVAL, "the plan pointer is NULL");
@@ -39,21 +39,15 @@ static ntt_status plan_create(ntt_plan **out, size_t n, const uint64_t *moduli, 
         return ntt_fail(NTT_EINVAL, "width %d is neither NTT_U32 nor NTT_U64", (int)width);
     ntt_plan_options o = {0};
     if (opts) o = *opts;
-    ntt_variant_options vo = {NTT_VARIANT_FAST, 0};
-    if (vopts) vo = *vopts;
-    if ((unsigned)o.modmul > NTT_MODMUL_SHOUP || (unsigned)vo.variant >= NTT_VARIANT_COUNT ||
+    if ((unsigned)o.modmul > NTT_MODMUL_SHOUP ||
         (o.flags & ~(NTT_FLAG_NEGACYCLIC | NTT_FLAG_NATURAL_ORDER)) != 0 || o.threads < 0)
-        return ntt_fail(NTT_EINVAL, "an option out of range: modmul %d, variant %d, flags 0x%x, "
-                        "threads %d (modmul 0..NTT_MODMUL_SHOUP, flags NEGACYCLIC and "
-                        "NATURAL_ORDER only, threads >= 0)", (int)o.modmul, (int)vo.variant,
-                        o.flags, o.threads);
+        return ntt_fail(NTT_EINVAL, "an option out of range: modmul %d, flags 0x%x, threads %d "
+                        "(modmul 0..NTT_MODMUL_SHOUP, flags NEGACYCLIC and NATURAL_ORDER only, "
+                        "threads >= 0)", (int)o.modmul, o.flags, o.threads);
     if (o.batch == 0) o.batch = 1;
-    if (vo.cuda_block == 0) vo.cuda_block = 128;
-    if (vo.cuda_block < 32 || vo.cuda_block > 1024 || (vo.cuda_block & (vo.cuda_block - 1)) != 0 ||
-        o.batch > ((size_t)1 << 40) / n)
-        return ntt_fail(NTT_EINVAL, "batch %zu (at most 2^40 / n = %zu) or CUDA block %d (a "
-                        "power of two in [32, 1024]) out of range", o.batch,
-                        ((size_t)1 << 40) / n, vo.cuda_block);
+    if (o.batch > ((size_t)1 << 40) / n)
+        return ntt_fail(NTT_EINVAL, "batch %zu (at most 2^40 / n = %zu) out of range", o.batch,
+                        ((size_t)1 << 40) / n);
     if ((unsigned)backend >= NTT_BACKEND_COUNT)
         return ntt_fail(NTT_EINVAL, "backend %d is not an ntt_backend", (int)backend);
     ntt_status rs = ntt_backend_resolve(&backend);
@@ -75,12 +69,10 @@ static ntt_status plan_create(ntt_plan **out, size_t n, const uint64_t *moduli, 
     plan->width = width;
     plan->flags = o.flags;
     plan->modmul = o.modmul;
-    plan->variant = vo.variant;
     plan->threads = o.threads;
     plan->cpu_kernels = ntt_backend_kernels(backend);
     plan->run_threads = ntt_backend_thread_count(backend, o.threads);
     plan->batch = o.batch;
-    plan->cuda_block = vo.cuda_block;
     plan->backend = backend;
     plan->mod = calloc(count, sizeof *plan->mod);
     plan->moduli = malloc(count * sizeof *plan->moduli);
@@ -111,13 +103,6 @@ static ntt_status plan_create(ntt_plan **out, size_t n, const uint64_t *moduli, 
     return NTT_OK;
 }
 
-ntt_status ntt_plan_create_ladder(ntt_plan **plan, size_t n, const uint64_t *moduli,
-                                   size_t count, ntt_width width, ntt_backend backend,
-                                  const ntt_plan_options *opts, const ntt_variant_options *vopts)
-{
-    return plan_create(plan, n, moduli, count, width, backend, opts, vopts, NULL);
-}
-
 ntt_status ntt_plan_create_addon(ntt_plan **plan, size_t n, const uint64_t *moduli, size_t count,
                                  ntt_width width, ntt_backend backend,
                                  const ntt_plan_options *opts, const ntt_addon_ops *ops,
@@ -128,14 +113,14 @@ ntt_status ntt_plan_create_addon(ntt_plan **plan, size_t n, const uint64_t *modu
         return NTT_EINVAL;
     }
     const ntt_addon_init in = {ops, arg};
-    return plan_create(plan, n, moduli, count, width, backend, opts, NULL, &in);
+    return plan_create(plan, n, moduli, count, width, backend, opts, &in);
 }
 
 ntt_status ntt_plan_create_rns(ntt_plan **plan, size_t n, const uint64_t *moduli, size_t count,
                                ntt_width width, ntt_backend backend,
                                const ntt_plan_options *opts)
 {
-    return plan_create(plan, n, moduli, count, width, backend, opts, NULL, NULL);
+    return plan_create(plan, n, moduli, count, width, backend, opts, NULL);
 }
 
 ntt_status ntt_plan_create(ntt_plan **plan, size_t n, uint64_t p, ntt_width width,
@@ -148,7 +133,6 @@ size_t ntt_plan_size(const ntt_plan *plan) { return plan ? plan->n : 0; }
 ntt_width ntt_plan_width(const ntt_plan *plan) { return plan ? plan->width : NTT_U32; }
 ntt_backend ntt_plan_backend(const ntt_plan *plan) { return plan ? plan->backend : NTT_BACKEND_AUTO; }
 ntt_modmul ntt_plan_modmul(const ntt_plan *plan) { return plan ? plan->modmul : NTT_MODMUL_DEFAULT; }
-ntt_variant ntt_plan_ladder(const ntt_plan *plan) { return plan ? plan->variant : NTT_VARIANT_FAST; }
 
 size_t ntt_plan_moduli(const ntt_plan *plan, const uint64_t **moduli)
 {

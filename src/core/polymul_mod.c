@@ -10,11 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What the transforms of one call run with: the caller's options and the
-   variant (always FAST through the public API). */
+/* What the transforms of one call run with: the caller's options and, for
+   an add-on's product, the add-on. */
 typedef struct {
     ntt_plan_options o;
-    ntt_variant variant;
     const ntt_addon_init *addon; /* NULL: the library's plans (cached) */
 } mul_opts;
 
@@ -27,7 +26,6 @@ typedef struct {
     ntt_width width;
     ntt_backend backend;
     ntt_modmul modmul;
-    ntt_variant variant;
     int threads;
     bool in_use;
     uint64_t last_use;
@@ -42,7 +40,7 @@ static bool entry_matches(const cache_entry *e, uint64_t p, size_t n, ntt_width 
                           const mul_opts *m)
 {
     return e->plan && e->p == p && e->n == n && e->width == w && e->backend == b &&
-           e->modmul == m->o.modmul && e->variant == m->variant && e->threads == m->o.threads;
+           e->modmul == m->o.modmul && e->threads == m->o.threads;
 }
 
 /* A cyclic plan for (n, p) that the caller has to itself until plan_release. */
@@ -64,8 +62,7 @@ static ntt_status plan_acquire(ntt_plan **out, size_t n, uint64_t p, ntt_width w
         }
     }
     pthread_mutex_unlock(&cache_lock);
-    const ntt_variant_options vo = {m->variant, 0};
-    return ntt_plan_create_ladder(out, n, &p, 1, w, b, &po, &vo);
+    return ntt_plan_create_rns(out, n, &p, 1, w, b, &po);
 }
 
 static void plan_release(ntt_plan *plan, const mul_opts *m)
@@ -100,7 +97,6 @@ static void plan_release(ntt_plan *plan, const mul_opts *m)
         e->width = plan->width;
         e->backend = plan->backend;
         e->modmul = m->o.modmul;
-        e->variant = m->variant;
         e->threads = m->o.threads;
         e->in_use = false;
         e->last_use = ++cache_clock;
@@ -298,8 +294,7 @@ static bool inputs_geq(const ntt_backend_ops *ops, const uint64_t *a, size_t la,
 
 static ntt_status polymul_mod(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
                               size_t lb, uint64_t p, ntt_backend backend,
-                              const ntt_plan_options *opts, ntt_variant variant,
-                              const ntt_addon_init *addon)
+                              const ntt_plan_options *opts, const ntt_addon_init *addon)
 {
     ntt_detail_clear();
     if (!c || !a || !b || la == 0 || lb == 0)
@@ -315,13 +310,12 @@ static ntt_status polymul_mod(uint64_t *c, const uint64_t *a, size_t la, const u
         return ntt_fail(NTT_EINVAL, "c overlaps a or b");
     if ((unsigned)backend >= NTT_BACKEND_COUNT)
         return ntt_fail(NTT_EINVAL, "backend %d is not an ntt_backend", (int)backend);
-    mul_opts m = {.variant = variant, .addon = addon};
+    mul_opts m = {.addon = addon};
     if (opts) m.o = *opts;
     m.o.flags = 0;
-    if ((unsigned)m.o.modmul > NTT_MODMUL_SHOUP || (unsigned)variant >= NTT_VARIANT_COUNT ||
-        m.o.threads < 0)
-        return ntt_fail(NTT_EINVAL, "an option out of range: modmul %d, variant %d, threads %d",
-                        (int)m.o.modmul, (int)variant, m.o.threads);
+    if ((unsigned)m.o.modmul > NTT_MODMUL_SHOUP || m.o.threads < 0)
+        return ntt_fail(NTT_EINVAL, "an option out of range: modmul %d, threads %d",
+                        (int)m.o.modmul, m.o.threads);
     const ntt_status rs = ntt_backend_resolve(&backend);
     if (rs != NTT_OK) return rs;
     /* The table the plans will run (the threaded driver where threads ask
@@ -329,7 +323,7 @@ static ntt_status polymul_mod(uint64_t *c, const uint64_t *a, size_t la, const u
     const ntt_backend_ops *ops = ntt_backend_exec_ops(backend, m.o.threads);
     const bool usable = ops && ops->available() &&
                         (addon ? addon->ops->supports(backend, m.o.modmul, addon->arg) != 0
-                               : ops->supports(variant, m.o.modmul) != 0);
+                               : ops->supports(m.o.modmul) != 0);
     const bool school = la < lb ? la <= 8 : lb <= 8;
     size_t n = 2;
     while (n < lc) n <<= 1;
@@ -344,7 +338,7 @@ static ntt_status polymul_mod(uint64_t *c, const uint64_t *a, size_t la, const u
         return ntt_fail_geq(a, la, b, lb, p);
     /* Decided here, not by the plan, so that the answer does not depend on
        whether the inputs are short enough for schoolbook. */
-    if (!usable) return ntt_fail_unsupported(backend, variant, m.o.modmul);
+    if (!usable) return ntt_fail_unsupported(backend, m.o.modmul, addon != NULL);
 
     if (school) {
         if (la <= lb)
@@ -362,14 +356,7 @@ ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la, const u
                               size_t lb, uint64_t p, ntt_backend backend,
                               const ntt_plan_options *opts)
 {
-    return polymul_mod(c, a, la, b, lb, p, backend, opts, NTT_VARIANT_FAST, NULL);
-}
-
-ntt_status ntt_polymul_mod_ladder(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
-                                   size_t lb, uint64_t p, ntt_backend backend,
-                                   const ntt_plan_options *opts, ntt_variant variant)
-{
-    return polymul_mod(c, a, la, b, lb, p, backend, opts, variant, NULL);
+    return polymul_mod(c, a, la, b, lb, p, backend, opts, NULL);
 }
 
 ntt_status ntt_polymul_mod_addon(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
@@ -379,7 +366,7 @@ ntt_status ntt_polymul_mod_addon(uint64_t *c, const uint64_t *a, size_t la, cons
 {
     if (!ops) return NTT_EINVAL;
     const ntt_addon_init in = {ops, arg};
-    return polymul_mod(c, a, la, b, lb, p, backend, opts, NTT_VARIANT_FAST, &in);
+    return polymul_mod(c, a, la, b, lb, p, backend, opts, &in);
 }
 
 ntt_status ntt_polymul_mod(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,

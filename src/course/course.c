@@ -23,6 +23,21 @@ ntt_status ntt_variant_from_name(const char *name, ntt_variant *v)
     return NTT_EINVAL;
 }
 
+#ifndef NTT_COURSE_CUDA
+/* Without CUDA the GPU ladder runs nowhere: the library's checks run as
+   for any add-on plan, then supports() says no (NTT_EUNSUPPORTED). */
+static int gpu_supports_none(ntt_backend b, ntt_modmul m, const void *arg)
+{
+    (void)b;
+    (void)m;
+    (void)arg;
+    return 0;
+}
+#define GPU_NONE(nm) {.name = nm, .supports = gpu_supports_none}
+const ntt_addon_ops ntt_course_gpu_ops[NTT_VARIANT_COUNT - 1] = {
+    GPU_NONE("baseline"), GPU_NONE("gpu-table"), GPU_NONE("gpu-async"), GPU_NONE("gpu-shared")};
+#endif
+
 /* Whether v on backend b is the course's CPU baseline (an add-on plan);
    AUTO resolves as the library resolves it. */
 static bool cpu_baseline(ntt_variant v, ntt_backend b)
@@ -50,13 +65,17 @@ ntt_status ntt_plan_create_variant(ntt_plan **plan, size_t n, const uint64_t *mo
     if (cpu_baseline(vo.variant, backend))
         return ntt_plan_create_addon(plan, n, moduli, count, width, backend, opts,
                                      &ntt_course_baseline_ops, NULL);
-    return ntt_plan_create_ladder(plan, n, moduli, count, width, backend, opts, &vo);
+    return ntt_plan_create_addon(plan, n, moduli, count, width, backend, opts,
+                                 &ntt_course_gpu_ops[vo.variant - 1], &vo);
 }
 
 ntt_variant ntt_plan_variant(const ntt_plan *plan)
 {
-    if (ntt_plan_addon(plan) == &ntt_course_baseline_ops) return NTT_VARIANT_BASELINE;
-    return ntt_plan_ladder(plan);
+    const ntt_addon_ops *a = ntt_plan_addon(plan);
+    if (a == &ntt_course_baseline_ops) return NTT_VARIANT_BASELINE;
+    for (int v = NTT_VARIANT_BASELINE; v < NTT_VARIANT_COUNT; v++)
+        if (a == &ntt_course_gpu_ops[v - 1]) return (ntt_variant)v;
+    return NTT_VARIANT_FAST;
 }
 
 ntt_status ntt_polymul_mod_variant(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b,
@@ -68,5 +87,7 @@ ntt_status ntt_polymul_mod_variant(uint64_t *c, const uint64_t *a, size_t la, co
     if ((unsigned)backend < NTT_BACKEND_COUNT && cpu_baseline(v, backend))
         return ntt_polymul_mod_addon(c, a, la, b, lb, p, backend, opts, &ntt_course_baseline_ops,
                                      NULL);
-    return ntt_polymul_mod_ladder(c, a, la, b, lb, p, backend, opts, v);
+    const ntt_variant_options vo = {v, 0};
+    return ntt_polymul_mod_addon(c, a, la, b, lb, p, backend, opts, &ntt_course_gpu_ops[v - 1],
+                                 &vo);
 }

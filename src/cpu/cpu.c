@@ -39,7 +39,7 @@ void ntt_cpu_plan_free(ntt_plan *plan)
 
 ntt_status ntt_cpu_plan_init(ntt_plan *plan, const ntt_cpu_kernel_choice *kc, size_t nws)
 {
-    if (!ntt_scalar_ops.supports(plan->variant, plan->modmul)) return NTT_EUNSUPPORTED;
+    if (!ntt_scalar_ops.supports(plan->modmul)) return NTT_EUNSUPPORTED;
     if (plan->modmul == NTT_MODMUL_DEFAULT) plan->modmul = NTT_MODMUL_SHOUP;
     ntt_cpu_data *d = calloc(1, sizeof *d);
     if (!d) return NTT_ENOMEM;

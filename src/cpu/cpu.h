@@ -75,7 +75,7 @@ const kern_u64 *ntt_ifma_kernels_u64(const ntt_plan *plan, const ntt_modulus *m)
    twiddle vector of a transposed leaf is one load. */
 void ntt_cpu_regroup(void *t, size_t esz, size_t n, size_t lanes);
 
-/* Checks the variant and kind against the scalar backend's rules (every
+/* Checks the kind against the scalar backend's rules (every
    CPU backend takes the same), resolves the default kind, then builds the
    tables of every modulus with the chosen kernels and nws workspaces;
    cleans up after itself on failure. */

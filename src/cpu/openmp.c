@@ -60,7 +60,7 @@ enum {
 
 static int omp_available(void) { return 1; }
 
-static int omp_supports(ntt_variant v, ntt_modmul m) { return ntt_scalar_ops.supports(v, m); }
+static int omp_supports(ntt_modmul m) { return ntt_scalar_ops.supports(m); }
 
 static ntt_status omp_plan_init(ntt_plan *plan)
 {

@@ -26,11 +26,11 @@
 
 static int scalar_available(void) { return 1; }
 
-/* Every kind; the course ladder's variants are add-ons (src/course). */
-static int scalar_supports(ntt_variant v, ntt_modmul m)
+/* Every kind. */
+static int scalar_supports(ntt_modmul m)
 {
     (void)m;
-    return v == NTT_VARIANT_FAST;
+    return 1;
 }
 
 static const kern_u32 *pick32(const ntt_plan *plan, const ntt_modulus *m)

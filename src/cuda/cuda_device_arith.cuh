@@ -1,5 +1,6 @@
 // Device arithmetic shared by the CUDA kernels (the per-modulus constants
-// they read: cuda_mod.h), and the launch macros the CPU stand-in replaces.
+// they read: cuda_mod.h); nothing else (launches: cuda_launch_macros.cuh,
+// bulk copies: cuda_bulk_copy.cuh, tree twiddles: cuda_twiddles.cuh).
 // The scalar formulas are the arithmetic layer's (src/arith/modarith.h),
 // here chosen by kind and element type; the GPU's own are the FP64
 // products and the 64-bit conditional subtraction (csub), each said why.  Ranges follow that layer: u32 needs p < 2^30, u64 p < 2^62,
@@ -9,136 +10,14 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <cuda_runtime.h>
 
 #include "../arith/modarith.h"
 #include "cuda_mod.h"
 
-// Kernel launches and dynamic shared memory go through these macros so that
-// tests/cuda_emu can run the same code on a CPU (it defines them first).
-#ifndef NTT_LAUNCH_BLOCK
-// Kernels that stride over their work by blockDim.x and meet at barriers.
-#define NTT_LAUNCH_BLOCK(k, g, b, s, st, ...) k<<<(g), (b), (s), (st)>>>(__VA_ARGS__)
-// Kernels with one thread per item and no barriers.
-#define NTT_LAUNCH_THREADS(k, g, b, s, st, ...) k<<<(g), (b), (s), (st)>>>(__VA_ARGS__)
-#define NTT_DYN_SMEM(name) extern __shared__ __align__(16) unsigned char name[]
-// The pass kernels: as NTT_LAUNCH_BLOCK, launched as programmatic dependents
-// of the kernel before them in the stream (see grid_dep_wait); returns the
-// launch's cudaError_t.
-#define NTT_LAUNCH_PDL(k, g, b, s, st, ...) nttc::launch_pdl((k), (g), (b), (s), (st), __VA_ARGS__)
-#endif
-
 namespace nttc {
 
 typedef unsigned __int128 u128;
-
-// ---- launches -----------------------------------------------------------------
-
-#ifndef NTT_CUDA_EMU  // the CPU stand-in launches through its own macros
-template <class... A>
-cudaError_t launch_pdl(void (*k)(A...), dim3 g, dim3 b, size_t smem, cudaStream_t st, A... args)
-{
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = g;
-    cfg.blockDim = b;
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = st;
-    cudaLaunchAttribute at[1];
-    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    at[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = at;
-    cfg.numAttrs = 1;
-    return cudaLaunchKernelEx(&cfg, k, args...);
-}
-#endif
-
-// One thread per element: n <= 2^30 gives at most 2^22 blocks of 256, well
-// inside gridDim.x's 2^31 - 1; items along y.
-inline dim3 grid1d(size_t n, size_t items, int block)
-{
-    return dim3((unsigned)((n + block - 1) / block), (unsigned)items);
-}
-
-// A kernel launched by NTT_LAUNCH_PDL may be scheduled while the kernel
-// before it in the stream is still draining (its blocks exiting, its
-// writes being flushed), which hides most of the launch gap between
-// dependent kernels.  It waits here, before its first access to memory,
-// until that kernel has finished and its writes are visible.  The kernels
-// never signal their dependents early (griddepcontrol.launch_dependents):
-// that made the product slower, early blocks crowding SMs the running
-// kernel still used, where leaving it to block exit gained.
-__device__ __forceinline__ void grid_dep_wait()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
-// ---- primitives ------------------------------------------------------------
-
-// A hint that L2 fetch the line of p (no effect in the CPU stand-in).
-__device__ __forceinline__ void prefetch_l2(const void *p)
-{
-#if defined(__CUDA_ARCH__)
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
-#else
-    (void)p;
-#endif
-}
-
-// ---- bulk copies into shared memory (sm_90's copy engine) -----------------
-// One thread inits an mbarrier, tells it how many bytes to expect and asks
-// the copy engine for them (each copy a multiple of 16 bytes, both
-// addresses 16-byte aligned); the phase completes when all have landed.
-// Threads that wait must have passed a __syncthreads after the init.  The
-// CPU stand-in copies at once and never waits.
-#if defined(__CUDA_ARCH__)
-__device__ __forceinline__ uint32_t smem_u32(const void *p)
-{
-    return (uint32_t)__cvta_generic_to_shared(p);
-}
-#endif
-__device__ __forceinline__ void mbar_init_expect(uint64_t *bar, uint32_t bytes)
-{
-#if defined(__CUDA_ARCH__)
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(bar)) : "memory");
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(bar)),
-                 "r"(bytes)
-                 : "memory");
-#else
-    *bar = bytes;
-#endif
-}
-__device__ __forceinline__ void bulk_load(void *dst, const void *src, uint32_t bytes,
-                                          uint64_t *bar)
-{
-#if defined(__CUDA_ARCH__)
-    asm volatile(
-        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, "
-        "[%3];" ::"r"(smem_u32(dst)),
-        "l"(src), "r"(bytes), "r"(smem_u32(bar))
-        : "memory");
-#else
-    memcpy(dst, src, bytes);
-    (void)bar;
-#endif
-}
-__device__ __forceinline__ void mbar_wait(uint64_t *bar, unsigned phase)
-{
-#if defined(__CUDA_ARCH__)
-    asm volatile(
-        "{\n.reg .pred p;\nWAIT_%=:\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-        "@!p bra WAIT_%=;\n}" ::"r"(smem_u32(bar)),
-        "r"(phase)
-        : "memory");
-#else
-    (void)bar;
-    (void)phase;
-#endif
-}
 
 // ---- the layer's functions by element type ------------------------------------
 // (modarith.h is C: one name per width.)
@@ -301,40 +180,6 @@ template <class T> __device__ __forceinline__ T mont_canon(T a, T b, const Ar<T>
 {
     T t = smont_t(a, b, M.p, M.pinv);  // (-p, p)
     return t >= M.p ? t + M.p : t;      // wrapped negative -> add p
-}
-
-// r^t R mod p for t < N/2, from the two small tables.
-template <class T> __device__ __forceinline__ T pow_m(uint64_t t, const Mod<T> &M)
-{
-    const uint64_t mask = ((uint64_t)1 << M.A) - 1;
-    T lo = M.rlo[t & mask];
-    if ((t >> M.A) == 0) return lo;
-    return mont_canon(M.rhi[t >> M.A], lo, M.a);
-}
-
-// Exponent of tree node m + k (m = 2^d): (E(1) + N brv_d(k)) / 2m.
-__device__ __forceinline__ uint64_t node_exp(unsigned d, uint32_t k, uint64_t e0, uint64_t nfull)
-{
-    uint64_t brv = d ? (uint64_t)(__brev(k) >> (32 - d)) : 0;
-    return (e0 + nfull * brv) >> (d + 1);
-}
-
-// The twiddle of tree node (2^d + k), forward or inverse, for kind K.
-template <int K, class T>
-__device__ __forceinline__ Tw<T> node_tw(unsigned d, uint32_t k, bool inv, const Mod<T> &M)
-{
-    if (K == K_MONT) {
-        uint64_t t = node_exp(d, k, M.e0, M.nfull);
-        T w;
-        if (!inv)
-            w = pow_m<T>(t, M);
-        else  // r^-t = -r^(N/2 - t)
-            w = t == 0 ? M.one_m : M.a.p - pow_m<T>(M.nfull / 2 - t, M);
-        return Tw<T>{w, w * M.a.pinv};
-    } else {
-        size_t i = ((size_t)1 << d) + k;
-        return inv ? M.itw[i] : M.ftw[i];
-    }
 }
 
 }  // namespace nttc

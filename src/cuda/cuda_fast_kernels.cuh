@@ -7,7 +7,11 @@
 // for the Montgomery kind, makes them on the fly from two small tables.
 #pragma once
 
+#include "cuda_bulk_copy.cuh"
 #include "cuda_device_arith.cuh"
+#include "cuda_elementwise_kernels.cuh"
+#include "cuda_launch_macros.cuh"
+#include "cuda_twiddles.cuh"
 #include "cuda_geometry.h"
 
 namespace nttc {
@@ -157,6 +161,7 @@ __device__ __forceinline__ void group_level_tw(Tw<T> (&w)[1 << (r - 1)], int q, 
                                                uint32_t hi, int s0, int gh, const Mod<T> &Mg,
                                                const Tw<T> *tab, const Tw<T> *stw)
 {
+    static_assert(r >= 1 && r <= 4, "radix 2 to 16: Mod::ftl, itl and rho hold levels 1 .. 3");
     const int l = INV ? r - 1 - q : q;
     const uint32_t k0 = (hi << (s0 + l)) + ((uint32_t)gh << l);
     if constexpr (SH) {
@@ -177,7 +182,11 @@ __device__ __forceinline__ void group_level_tw(Tw<T> (&w)[1 << (r - 1)], int q, 
             }
         }
     } else if (CT && l > 0)
-        w[0] = (INV ? Mg.itl[l] : Mg.ftl[l])[(1u << d) + (k0 >> l)];
+        // l < r <= 4, the tables' count: q is a run-time int here, so the
+        // mask states the bound for a host compiler that does not unroll
+        // (gcc-13's -Warray-bounds in the CPU stand-in); the device's
+        // unrolled code has l constant and folds it.
+        w[0] = (INV ? Mg.itl[l & 3] : Mg.ftl[l & 3])[(1u << d) + (k0 >> l)];
     else
         level_tw<K, T, INV, 1 << (r - 1)>(w, 1 << l, d + l, k0, Mg, tab);
 }
@@ -763,44 +772,6 @@ __global__ void __launch_bounds__(512) k_polymul_bottom(PassArgs<T> a)
     run_rounds<K, T, true, P, 3, CT, CAP, STW, 0, NR, 1 + PIVOT>(
         S, ic, gc0, false, true, Mg, M, root, Mg.s_mul, Mg.s1_mul, tid, nt,
         STW ? tw + (1 << P) : nullptr, STW ? bar + 1 : nullptr);
-}
-
-// Public pointwise product: a, b in [0, p) -> a b mod p.
-template <class T, int K>
-__global__ void k_pointwise(T *c, const T *a, const T *b, size_t n, size_t stride,
-                            const Mod<T> *mods, int nmod, int item0)
-{
-    const size_t item = blockIdx.y;
-    const Mod<T> &Mg = mods[(item0 + item) % nmod];
-    const Ar<T> M = Mg.a;
-    const size_t off = item * stride;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        if constexpr (K == K_FP64) {
-            const double v = fmul2(from_u64(a[off + i]), from_u64(b[off + i]), M.dp, M.dpi);
-            c[off + i] = to_u64(v, M.dp);
-            continue;
-        }
-        T v = mul2<K, T>(a[off + i], b[off + i], M);
-        if (K == K_MONT || K == K_SHOUP) v = mulw<K, T>(v, Mg.fix, M);
-        c[off + i] = csub(v, M.p);
-    }
-}
-
-// In-place bit-reversal permutation of each item (natural-order spectra).
-template <class T> __global__ void k_bitrev(T *a, int D, size_t stride)
-{
-    T *v = a + (size_t)blockIdx.y * stride;
-    const size_t n = (size_t)1 << D;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        size_t j = (size_t)(__brevll((unsigned long long)i) >> (64 - D));
-        if (i < j) {
-            T t = v[i];
-            v[i] = v[j];
-            v[j] = t;
-        }
-    }
 }
 
 }  // namespace nttc

@@ -213,9 +213,6 @@ NTT_HD constexpr bool has_stw_kernel(int K, size_t elem, int P, bool CT, Family 
 
 // ---- a plan's passes (host; cuda_geometry.cpp) ------------------------------------
 
-// Batch items per launch: launches take them along gridDim.y, which stops here.
-constexpr size_t kMaxGridY = 65535;
-
 constexpr int kMaxPasses = 8;
 
 // What a plan's geometry depends on.

@@ -60,13 +60,6 @@ template <class T> struct Mod {
     // for the levels l of a transform's bottom pass (irtw: the inverse's); null
     // where the forward's copies the tree's twiddles and the inverse's reads them.
     const Tw<T> *rtw, *irtw;
-    // The reports' kernels: stage tables in DIT order, offset m/2 - 1 for
-    // stage m (values and companions), and roots for power-computed ones.
-    const T *lfw, *lfwx, *liw, *liwx;
-    T omega, omega_inv;           // root of order n and its inverse, plain
-    T omega_m, omega_inv_m;       // ... in Montgomery form
-    T psi_m, psi_inv_m;           // negacyclic twist root (order 2n), Montgomery form
-    Tw<T> ninv_m;                 // 1/n as a Montgomery-kind twiddle
 };
 
 }  // namespace nttc

@@ -36,22 +36,20 @@ void probe_devices(void)
     avail_result = n > 0 ? 1 : 0;
 }
 
-// The plans whose fast-path kernels have variants of their own: compact
-// twiddles and the wider ranges (plan_cap); and the only ones whose
-// 12-level kernels run as top passes (plan_passes).
+// The plans whose kernels have variants of their own: compact twiddles and
+// the wider ranges (plan_cap); and the only ones whose 12-level kernels run
+// as top passes (plan_passes).
 bool u32_shoup_fast(const ntt_plan *plan)
 {
-    return plan->variant == NTT_VARIANT_FAST && plan->width == NTT_U32 &&
-           plan->modmul == NTT_MODMUL_SHOUP;
+    return plan->width == NTT_U32 && plan->modmul == NTT_MODMUL_SHOUP;
 }
 
-// The u64 Shoup kind of the fast path computes in FP64 (K_FP64,
+// The u64 Shoup kind computes in FP64 (K_FP64,
 // cuda_device_arith.cuh) when every prime lies below 2^50; the tuning's fp64 = 0
 // keeps the integer kernels, for A/B runs.
 int plan_kind(const ntt_plan *plan, const ntt_cuda_tuning &t)
 {
-    if (t.fp64 == 0 || plan->variant != NTT_VARIANT_FAST || plan->width != NTT_U64 ||
-        plan->modmul != NTT_MODMUL_SHOUP)
+    if (t.fp64 == 0 || plan->width != NTT_U64 || plan->modmul != NTT_MODMUL_SHOUP)
         return plan->modmul;
     for (size_t i = 0; i < plan->nmod; i++)
         if (plan->mod[i].p >= ((uint64_t)1 << kFp64Bits)) return plan->modmul;
@@ -112,19 +110,11 @@ int cuda_available(void)
     return avail_result;
 }
 
-int cuda_supports(ntt_variant v, ntt_modmul m)
+// Every kind.
+int cuda_supports(ntt_modmul m)
 {
-    switch (v) {
-    case NTT_VARIANT_FAST:
-        return 1;
-    case NTT_VARIANT_BASELINE:  // powers in the kernel: no Shoup companions
-        return m != NTT_MODMUL_SHOUP;
-    case NTT_VARIANT_GPU_TABLE:
-    case NTT_VARIANT_GPU_ASYNC:
-    case NTT_VARIANT_GPU_SHARED:
-        return 1;
-    }
-    return 0;
+    (void)m;
+    return 1;
 }
 
 void cuda_plan_free(ntt_plan *plan)
@@ -149,10 +139,8 @@ void cuda_plan_free(ntt_plan *plan)
 
 ntt_status cuda_plan_init(ntt_plan *plan)
 {
-    if (!cuda_supports(plan->variant, plan->modmul)) return NTT_EUNSUPPORTED;
-    if (plan->modmul == NTT_MODMUL_DEFAULT)
-        plan->modmul = plan->variant == NTT_VARIANT_FAST ? NTT_MODMUL_SHOUP
-                                                         : NTT_MODMUL_BARRETT;
+    if (!cuda_supports(plan->modmul)) return NTT_EUNSUPPORTED;
+    if (plan->modmul == NTT_MODMUL_DEFAULT) plan->modmul = NTT_MODMUL_SHOUP;
     CudaPlan *cp = static_cast<CudaPlan *>(calloc(1, sizeof(CudaPlan)));
     if (!cp) return NTT_ENOMEM;
     plan->backend_data = cp;

@@ -7,10 +7,8 @@
 //                        tuning and the kind chosen for a plan
 //   cuda_geometry.cpp    the pass plans (cuda_geometry.h)
 //   cuda_tables.cpp      twiddle tables and per-modulus constants, uploaded
-//   cuda_launch.cu       the fast path: kernel choice and launches
-//   cuda_ladder.cu       the reports' ladder: its launches
-//   cuda_dispatch.cpp    the path and kernels for a plan's variant, width
-//                        and kind
+//   cuda_launch.cu       kernel choice and launches
+//   cuda_dispatch.cpp    the kernels for a plan's width and kind
 //   cuda_staging.cpp     host-pointer calls, staged through pinned buffers
 //   cuda_device_api.cpp  device-pointer calls, the ops table, device info
 //
@@ -86,7 +84,7 @@ struct Arrival {
 
 inline bool passes_gate(const Arrival *arr) { return !arr || !arr->gate || arr->gate(arr->ctx); }
 
-// ---- the paths, per width and kind (cuda_launch.cu, cuda_ladder.cu) -----------------
+// ---- the paths, per width and kind (cuda_launch.cu) --------------------------------
 // Data pointers are uint32_t or uint64_t by the plan's width; st is the
 // stream every launch goes to; item i of a call uses the plan's modulus
 // (item0 + i) mod nmod, so that a call on part of a batch (a chunk of the
@@ -103,7 +101,7 @@ typedef ntt_status (*PointwiseFn)(ntt_plan *plan, void *c, const void *a, const 
 struct FastPath {
     TransformFn transform;
     PolymulFn polymul;
-    PointwiseFn pointwise;  // the public pointwise product, every variant's
+    PointwiseFn pointwise;  // the public pointwise product
     // In-place bit reversal of each item (natural-order spectra).
     ntt_status (*bitrev)(ntt_plan *plan, void *d, size_t count, size_t stride, cudaStream_t st);
     // Raises the shared-memory limit of the kernels the plan launches.
@@ -112,14 +110,7 @@ struct FastPath {
 // elem 4 or 8; kind K_NAIVE .. K_FP64 (K_FP64 only with elem 8).
 const FastPath &fast_path(size_t elem, int kind);
 
-struct LadderPath {
-    TransformFn transform;
-    PolymulFn polymul;
-};
-// elem 4 or 8; kind K_NAIVE .. K_SHOUP (the ladder has no FP64 kernels).
-const LadderPath &ladder_path(size_t elem, int kind);
-
-// ---- dispatch on variant, width and kind (cuda_dispatch.cpp) ------------------------
+// ---- dispatch on width and kind (cuda_dispatch.cpp) ---------------------------------
 
 ntt_status run_transform(ntt_plan *plan, void *d, size_t count, size_t stride, size_t item0,
                          cudaStream_t st, bool inv);
@@ -140,7 +131,7 @@ ntt_status upload_mods(ntt_plan *plan, CudaPlan *cp);
 
 // cuda_plan.cpp
 int cuda_available(void);
-int cuda_supports(ntt_variant v, ntt_modmul m);
+int cuda_supports(ntt_modmul m);
 ntt_status cuda_plan_init(ntt_plan *plan);
 void cuda_plan_free(ntt_plan *plan);
 // cuda_staging.cpp

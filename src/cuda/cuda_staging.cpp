@@ -3,6 +3,7 @@
 // or, for single products between page-locked buffers, read and written by
 // the kernels over the bus while the CPU checks the inputs.  Host code over
 // the CUDA runtime API.
+#include "cuda_host_copy.h"
 #include "cuda_plan.h"
 
 #include <cstring>
@@ -10,38 +11,6 @@
 namespace nttc {
 
 namespace {
-
-// Copies count items of len elements (item stride `stride` in src, n in the
-// pinned buffer), converting from uint64_t when src64.
-void stage_in(void *dst, const void *src, bool src64, size_t elem, size_t len, size_t count,
-              size_t stride, size_t n)
-{
-    for (size_t it = 0; it < count; it++) {
-        char *d = static_cast<char *>(dst) + it * n * elem;
-        if (src64 && elem == 4) {
-            const uint64_t *s = static_cast<const uint64_t *>(src) + it * stride;
-            uint32_t *o = reinterpret_cast<uint32_t *>(d);
-            for (size_t i = 0; i < len; i++) o[i] = (uint32_t)s[i];
-        } else {
-            memcpy(d, static_cast<const char *>(src) + it * stride * elem, len * elem);
-        }
-    }
-}
-
-void stage_out(void *dst, const void *src, bool dst64, size_t elem, size_t len, size_t count,
-               size_t stride, size_t n)
-{
-    for (size_t it = 0; it < count; it++) {
-        const char *s = static_cast<const char *>(src) + it * n * elem;
-        if (dst64 && elem == 4) {
-            const uint32_t *v = reinterpret_cast<const uint32_t *>(s);
-            uint64_t *o = static_cast<uint64_t *>(dst) + it * stride;
-            for (size_t i = 0; i < len; i++) o[i] = v[i];
-        } else {
-            memcpy(static_cast<char *>(dst) + it * stride * elem, s, len * elem);
-        }
-    }
-}
 
 ntt_status h2d(ntt_plan *plan, void *d, const void *h, size_t len, size_t count)
 {
@@ -148,14 +117,13 @@ ntt_status cuda_polymul(ntt_plan *plan, void *c, size_t lc, const void *a, size_
     auto bad = [&]() { return !io64 && !in_range(&ops); };
     void *cmap = nullptr, *amap = nullptr, *bmap = nullptr;
     if (count == 1 && !io64 && pinned(a, &amap) && pinned(b, &bmap) && pinned(c, &cmap)) {
-        // The fast path reads a and b over the bus in its first pass and
+        // The kernels read a and b over the bus in its first pass and
         // stores c in its last, when the memory is mapped into the device's
         // space: no copies, and their transfers overlap the passes' work.
         // The CPU checks the inputs meanwhile; c is written only when they
         // pass (Arrival's gate).
         const size_t e = cp->elem;
-        const bool fast = plan->variant == NTT_VARIANT_FAST;
-        const bool direct_in = amap && bmap && fast, direct_out = cmap && fast;
+        const bool direct_in = amap && bmap, direct_out = cmap != nullptr;
         Arrival arr = {nullptr, direct_out ? in_range : nullptr, &ops};
         const void *da = amap, *db = bmap;
         if (!direct_in) {

@@ -13,14 +13,17 @@
  * tests, and nothing else reaches into them.
  *
  * Functions marked NTT_API are exported from the shared library for
- * libntt_multigpu; the others are hidden there and reached by linking
- * the static library (ntt_static, the `ntt_internal` CMake target).
+ * libntt_multigpu, libntt_mpi and the course add-on (src/course); the
+ * others are hidden there and reached by linking the static library
+ * (ntt_static, the `ntt_internal` CMake target).  The add-on seam
+ * (src/core/addon.h, exported) comes with this header.
  */
 #ifndef NTT_INTERNAL_PUBLIC_H
 #define NTT_INTERNAL_PUBLIC_H
 
 #include "ntt.h"
 #include "ntt_rns.h"
+#include "../core/addon.h" /* the add-on seam: ntt_plan_create_addon, ... */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,6 +34,23 @@ extern "C" {
 #endif
 
 /* ---- core ------------------------------------------------------------------ */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define NTT_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define NTT_PRINTF(f, a)
+#endif
+
+/* The error-detail text behind ntt_error_detail (core/detail.c), exported
+   for libntt_mpi, which reports through the same thread-local text:
+   ntt_fail sets it and returns s; ntt_detail_clear empties it (a call
+   that sets a detail on each failure clears it when it starts);
+   ntt_fail_backend returns NTT_EUNSUPPORTED saying why backend b cannot be
+   used here (not built into this libntt, or the CPU feature or device it
+   lacks). */
+NTT_API ntt_status ntt_fail(ntt_status s, const char *fmt, ...) NTT_PRINTF(2, 3);
+NTT_API void ntt_detail_clear(void);
+NTT_API ntt_status ntt_fail_backend(ntt_backend b);
 
 /* The default CRT primes of ntt_polymul_mod (polymul_mod.c): the three
    largest primes q < 2^62 with 2^32 | q - 1, largest first. */

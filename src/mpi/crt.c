@@ -1,7 +1,7 @@
 /* The moduli of a distributed plan: p itself where it is an NTT prime for
    the plan, else a set of CRT primes and Garner's reconstruction, run per
    coefficient on the rank that holds it (no communication). */
-#include "detail.h"
+#include "../include/ntt_internal.h" /* ntt_fail, ntt_fail_backend, ntt_detail_clear */
 #include "mpi_internal.h"
 #include "fourstep.h"
 

@@ -1,7 +1,7 @@
 /* Distributed plans: collective creation with agreed arguments and status,
    the four-step layout, per-thread local plans, message buffers and the
    column twists. */
-#include "detail.h"
+#include "../include/ntt_internal.h" /* ntt_fail, ntt_fail_backend, ntt_detail_clear */
 #include "mpi_internal.h"
 #include "fourstep.h"
 #include "../pool/pool.h"

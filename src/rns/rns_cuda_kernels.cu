@@ -4,6 +4,7 @@
 // every output is the fully reduced residue of the same sum.
 #include "rns_cuda_dev.h"
 #include "../cuda/cuda_device_arith.cuh"
+#include "../cuda/cuda_launch_macros.cuh"
 
 namespace nttr {
 

@@ -18,9 +18,9 @@
  *          x86_supports, x86_plan_init  (static) for the unit's ops table.
  */
 
-/* As the scalar backend: the reports' baseline (% only) runs the shared
-   scalar code, so that NTT_BACKEND_AUTO offers every CPU variant. */
-static int x86_supports(ntt_variant v, ntt_modmul m) { return ntt_scalar_ops.supports(v, m); }
+/* As the scalar backend: the kinds the vector kernels do not take run the
+   shared scalar code, so that every CPU backend offers every kind. */
+static int x86_supports(ntt_modmul m) { return ntt_scalar_ops.supports(m); }
 
 static const kern_u32 *pick32(const ntt_plan *plan, const ntt_modulus *m)
 {

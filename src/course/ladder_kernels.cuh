@@ -3,12 +3,28 @@
 // per butterfly; twiddles computed by powers in the kernel (the first
 // report's kernel) or read from per-stage tables; a shared-memory kernel for
 // the stages that fit in one block (the reports' best).  Values stay fully
-// reduced, as in the reports.
+// reduced, as in the reports.  The device arithmetic and the launch macros
+// are the CUDA backend's (src/cuda), taken as they are.
 #pragma once
 
-#include "cuda_device_arith.cuh"
+#include "../cuda/cuda_device_arith.cuh"
+#include "../cuda/cuda_launch_macros.cuh"
 
 namespace nttc {
+
+// What the ladder's kernels read of one modulus (device memory, one per
+// plan modulus): the arithmetic's constants, stage tables in DIT order
+// (offset m/2 - 1 for stage m, values and companions), and the roots of the
+// power-computed twiddles.
+template <class T> struct LadderMod {
+    Ar<T> a;
+    T one_m;                      // R mod p, Montgomery form of 1
+    const T *lfw, *lfwx, *liw, *liwx;
+    T omega, omega_inv;           // root of order n and its inverse, plain
+    T omega_m, omega_inv_m;       // ... in Montgomery form
+    T psi_m, psi_inv_m;           // negacyclic twist root (order 2n), Montgomery form
+    Tw<T> ninv_m;                 // 1/n as a Montgomery-kind twiddle
+};
 
 // Fully reduced product of a value in [0, p) and a fixed twiddle.
 template <int K, class T> __device__ __forceinline__ T lmul(T a, Tw<T> W, const Ar<T> &M)
@@ -19,7 +35,7 @@ template <int K, class T> __device__ __forceinline__ T lmul(T a, Tw<T> W, const 
 // w^e in the kind's domain: plain for naive and Barrett and Shoup (whose
 // companion needs a division, so Shoup twiddles come only from tables),
 // Montgomery form for Montgomery.  base is in that domain too.
-template <int K, class T> __device__ Tw<T> lpow(T base, uint64_t e, const Mod<T> &Mg)
+template <int K, class T> __device__ Tw<T> lpow(T base, uint64_t e, const LadderMod<T> &Mg)
 {
     const Ar<T> &M = Mg.a;
     T r = K == K_MONT ? Mg.one_m : T(1), b = base;
@@ -35,12 +51,12 @@ template <int K, class T> __device__ Tw<T> lpow(T base, uint64_t e, const Mod<T>
 // w_m^j comes from the per-stage table, or (POW) is computed by powers as the
 // first report did, w_m itself by a power of the root of order n.
 template <class T, int K, bool POW>
-__global__ void k_lstage(T *a, size_t n, size_t m, size_t stride, const Mod<T> *mods, int nmod,
+__global__ void k_lstage(T *a, size_t n, size_t m, size_t stride, const LadderMod<T> *mods, int nmod,
                          int item0, bool inv)
 {
     const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (tid >= n / 2) return;
-    const Mod<T> &Mg = mods[(item0 + blockIdx.y) % nmod];
+    const LadderMod<T> &Mg = mods[(item0 + blockIdx.y) % nmod];
     const Ar<T> M = Mg.a;
     T *v = a + (size_t)blockIdx.y * stride;
     const size_t half = m / 2, j = tid % half, k = (tid / half) * m;
@@ -60,12 +76,12 @@ __global__ void k_lstage(T *a, size_t n, size_t m, size_t stride, const Mod<T> *
 // Every stage m <= chunk in one launch: a block owns `chunk` consecutive
 // elements in shared memory (the reports' hybrid; chunk = 2 blockDim.x).
 template <class T, int K>
-__global__ void k_lshared(T *a, size_t n, size_t chunk, size_t stride, const Mod<T> *mods,
+__global__ void k_lshared(T *a, size_t n, size_t chunk, size_t stride, const LadderMod<T> *mods,
                           int nmod, int item0, bool inv)
 {
     NTT_DYN_SMEM(smem);
     T *s = reinterpret_cast<T *>(smem);
-    const Mod<T> &Mg = mods[(item0 + blockIdx.y) % nmod];
+    const LadderMod<T> &Mg = mods[(item0 + blockIdx.y) % nmod];
     const Ar<T> M = Mg.a;
     const size_t base = (size_t)blockIdx.x * chunk;
     T *v = a + (size_t)blockIdx.y * stride + base;
@@ -91,12 +107,12 @@ __global__ void k_lshared(T *a, size_t n, size_t chunk, size_t stride, const Mod
 // and scale); 2: a[i] *= 1/n.  Montgomery arithmetic whatever the plan's
 // kind: the reports had no negacyclic transform to compare.
 template <class T>
-__global__ void k_ltwist(T *a, size_t n, size_t stride, const Mod<T> *mods, int nmod, int item0,
+__global__ void k_ltwist(T *a, size_t n, size_t stride, const LadderMod<T> *mods, int nmod, int item0,
                          int mode)
 {
     const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    const Mod<T> &Mg = mods[(item0 + blockIdx.y) % nmod];
+    const LadderMod<T> &Mg = mods[(item0 + blockIdx.y) % nmod];
     const Ar<T> M = Mg.a;
     T *v = a + (size_t)blockIdx.y * stride;
     T x = v[i];
