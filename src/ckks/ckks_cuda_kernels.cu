@@ -7,6 +7,7 @@
 // calls (ckks.c).
 #include "ckks_cuda.h"
 #include "../cuda/cuda_device_arith.cuh"
+#include "../cuda/cuda_launch_macros.cuh"
 
 namespace {
 
