@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpu_bundle.sh [OUTDIR [CMAKE_ARGS...]]: the CUDA build of `ntt`, `ntt-bench`,
-# tests/test_cuda, tests/test_rns_cuda and examples/cuda_graph made here (nvcc is on this machine), without
+# tests/test_cuda, test_rns_cuda, test_ckks_cuda and examples/cuda_graph made here (nvcc is on this machine), without
 # FLINT and NTL, with the shared libraries the device machine lacks (GMP, OpenMP, libntt
 # for the example) in OUTDIR/lib (default build-gpub, ignored by git).  Device time then goes to running, not compiling: carry
 # OUTDIR and run
@@ -14,11 +14,11 @@ shift $(( $# > 0 ? 1 : 0 ))
 build=$out.cmake
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DNTT_ENABLE_REFS=OFF \
   -DCMAKE_CUDA_FLAGS=-Xptxas=-v "$@" >/dev/null
-cmake --build "$build" -j "$(nproc)" --target ntt_cli ntt_bench test_cuda test_rns_cuda \
+cmake --build "$build" -j "$(nproc)" --target ntt_cli ntt_bench test_cuda test_rns_cuda test_ckks_cuda \
   example_cuda_graph > "$build/build.log" 2>&1 ||
   { tail -30 "$build/build.log"; exit 1; }
 mkdir -p "$out/lib"
-bins=("$build/ntt" "$build/ntt-bench" "$build/tests/test_cuda" "$build/tests/test_rns_cuda"
+bins=("$build/ntt" "$build/ntt-bench" "$build/tests/test_cuda" "$build/tests/test_rns_cuda" "$build/tests/test_ckks_cuda"
       "$build/examples/cuda_graph")
 cp "${bins[@]}" "$out/"
 # Every library the binaries load, less the C library's own, CUDA's runtime
