@@ -108,13 +108,13 @@ ntt_status ntt_detail_geq(ntt_status s, const uint64_t *a, size_t la, const uint
     return s;
 }
 
-ntt_status ntt_fail_unsupported(ntt_backend b, ntt_modmul m, bool addon)
+ntt_status ntt_fail_unsupported(ntt_backend b, ntt_modmul m, const char *addon)
 {
     const ntt_backend_ops *ops = ntt_backend_lookup(b);
     if (!ops || !ops->available()) return ntt_fail_backend(b);
     if (!addon)
         return ntt_fail(NTT_EUNSUPPORTED, "backend \"%s\" does not offer modmul \"%s\"",
                         ntt_backend_name(b), ntt_modmul_name(m));
-    return ntt_fail(NTT_EUNSUPPORTED, "the add-on does not run on backend \"%s\" with modmul "
-                    "\"%s\"", ntt_backend_name(b), ntt_modmul_name(m));
+    return ntt_fail(NTT_EUNSUPPORTED, "the add-on \"%s\" does not run on backend \"%s\" with "
+                    "modmul \"%s\"", addon, ntt_backend_name(b), ntt_modmul_name(m));
 }

@@ -338,7 +338,9 @@ static ntt_status polymul_mod(uint64_t *c, const uint64_t *a, size_t la, const u
         return ntt_fail_geq(a, la, b, lb, p);
     /* Decided here, not by the plan, so that the answer does not depend on
        whether the inputs are short enough for schoolbook. */
-    if (!usable) return ntt_fail_unsupported(backend, m.o.modmul, addon != NULL);
+    if (!usable)
+        return ntt_fail_unsupported(backend, m.o.modmul,
+                                    addon ? (addon->ops->name ? addon->ops->name : "?") : NULL);
 
     if (school) {
         if (la <= lb)
