@@ -23,29 +23,6 @@ ntt_status ntt_fail(ntt_status s, const char *fmt, ...)
     return s;
 }
 
-ntt_status ntt_fail_backend(ntt_backend b)
-{
-    const char *name = ntt_backend_name(b);
-    if (!ntt_backend_lookup(b))
-        return ntt_fail(NTT_EUNSUPPORTED, "backend \"%s\" is not built into this libntt%s", name,
-                        b == NTT_BACKEND_CUDA     ? " (nvcc was not found when it was built)"
-                        : b == NTT_BACKEND_OPENMP ? " (the compiler had no OpenMP)"
-                                                  : " (not an x86-64 build)");
-    switch (b) {
-    case NTT_BACKEND_AVX2:
-        return ntt_fail(NTT_EUNSUPPORTED, "backend \"avx2\" needs AVX2, FMA and BMI2, which this "
-                        "CPU (or the OS) does not provide");
-    case NTT_BACKEND_AVX512:
-        return ntt_fail(NTT_EUNSUPPORTED, "backend \"avx512\" needs AVX-512 F, VL, BW and DQ "
-                        "(and AVX2, FMA, BMI2), which this CPU (or the OS) does not provide");
-    case NTT_BACKEND_CUDA:
-        return ntt_fail(NTT_EUNSUPPORTED, "backend \"cuda\" is built but no CUDA GPU is usable "
-                        "here (no device, or no NVIDIA driver)");
-    default:
-        return ntt_fail(NTT_EUNSUPPORTED, "backend \"%s\" is not usable here", name);
-    }
-}
-
 ntt_status ntt_fail_range(const ntt_plan *plan, const char *name, const void *a, size_t len,
                           size_t count, size_t stride)
 {
@@ -106,15 +83,4 @@ ntt_status ntt_detail_geq(ntt_status s, const uint64_t *a, size_t la, const uint
 {
     if (s == NTT_ERANGE) ntt_fail_geq(a, la, b, lb, p);
     return s;
-}
-
-ntt_status ntt_fail_unsupported(ntt_backend b, ntt_modmul m, const char *addon)
-{
-    const ntt_backend_ops *ops = ntt_backend_lookup(b);
-    if (!ops || !ops->available()) return ntt_fail_backend(b);
-    if (!addon)
-        return ntt_fail(NTT_EUNSUPPORTED, "backend \"%s\" does not offer modmul \"%s\"",
-                        ntt_backend_name(b), ntt_modmul_name(m));
-    return ntt_fail(NTT_EUNSUPPORTED, "the add-on \"%s\" does not run on backend \"%s\" with "
-                    "modmul \"%s\"", addon, ntt_backend_name(b), ntt_modmul_name(m));
 }

@@ -32,12 +32,10 @@ ntt_status ntt_detail_operands(ntt_status s, const struct ntt_plan *plan, const 
                                size_t la, const void *b, size_t lb, size_t count, size_t stride);
 
 /* ntt_polymul_mod's: NTT_ERANGE naming the first a[i] or b[i] >= p; s
-   unchanged, with that detail where s is NTT_ERANGE; NTT_EUNSUPPORTED
-   saying whether the backend is unusable or lacks the modmul (addon, the
-   add-on's name when one was asked for: it does not run there with it). */
+   unchanged, with that detail where s is NTT_ERANGE.  (Its
+   NTT_EUNSUPPORTED detail, ntt_fail_unsupported, is the registry's.) */
 ntt_status ntt_fail_geq(const uint64_t *a, size_t la, const uint64_t *b, size_t lb, uint64_t p);
 ntt_status ntt_detail_geq(ntt_status s, const uint64_t *a, size_t la, const uint64_t *b,
                           size_t lb, uint64_t p);
-ntt_status ntt_fail_unsupported(ntt_backend b, ntt_modmul m, const char *addon);
 
 #endif /* NTT_DETAIL_H */

@@ -145,3 +145,38 @@ size_t ntt_backend_crt_sets(ntt_backend b, const ntt_crt_set **sets)
     const ntt_backend_entry *e = ntt_backend_entry_of(ntt_backend_kernels_of(b));
     return (e && e->crt_sets ? e->crt_sets : ntt_crt_sets_default)(sets);
 }
+
+/* Why a backend cannot be used, as only the table knows it. */
+ntt_status ntt_fail_backend(ntt_backend b)
+{
+    const char *name = ntt_backend_name(b);
+    if (!ntt_backend_lookup(b))
+        return ntt_fail(NTT_EUNSUPPORTED, "backend \"%s\" is not built into this libntt%s", name,
+                        b == NTT_BACKEND_CUDA     ? " (nvcc was not found when it was built)"
+                        : b == NTT_BACKEND_OPENMP ? " (the compiler had no OpenMP)"
+                                                  : " (not an x86-64 build)");
+    switch (b) {
+    case NTT_BACKEND_AVX2:
+        return ntt_fail(NTT_EUNSUPPORTED, "backend \"avx2\" needs AVX2, FMA and BMI2, which this "
+                        "CPU (or the OS) does not provide");
+    case NTT_BACKEND_AVX512:
+        return ntt_fail(NTT_EUNSUPPORTED, "backend \"avx512\" needs AVX-512 F, VL, BW and DQ "
+                        "(and AVX2, FMA, BMI2), which this CPU (or the OS) does not provide");
+    case NTT_BACKEND_CUDA:
+        return ntt_fail(NTT_EUNSUPPORTED, "backend \"cuda\" is built but no CUDA GPU is usable "
+                        "here (no device, or no NVIDIA driver)");
+    default:
+        return ntt_fail(NTT_EUNSUPPORTED, "backend \"%s\" is not usable here", name);
+    }
+}
+
+ntt_status ntt_fail_unsupported(ntt_backend b, ntt_modmul m, const char *addon)
+{
+    const ntt_backend_ops *ops = ntt_backend_lookup(b);
+    if (!ops || !ops->available()) return ntt_fail_backend(b);
+    if (!addon)
+        return ntt_fail(NTT_EUNSUPPORTED, "backend \"%s\" does not offer modmul \"%s\"",
+                        ntt_backend_name(b), ntt_modmul_name(m));
+    return ntt_fail(NTT_EUNSUPPORTED, "the add-on \"%s\" does not run on backend \"%s\" with "
+                    "modmul \"%s\"", addon, ntt_backend_name(b), ntt_modmul_name(m));
+}

@@ -42,6 +42,12 @@ const ntt_backend_ops *ntt_backend_lookup(ntt_backend b);
 
 /* ntt_backend_best_cpu: declared in ntt_internal.h (the benchmarks use it). */
 
+/* NTT_EUNSUPPORTED for ntt_polymul_mod, its detail saying whether backend
+   b is unusable (ntt_fail_backend, declared in ntt_internal.h) or lacks
+   the modmul m; addon, the add-on's name when one was asked for: it does
+   not run there with m. */
+ntt_status ntt_fail_unsupported(ntt_backend b, ntt_modmul m, const char *addon);
+
 /* *b resolved where it is AUTO (ntt_backend_resolve_auto): NTT_OK, or
    NTT_EINVAL with the detail text (ntt_error_detail) where NTT_BACKEND
    names no backend.  Every call that takes AUTO resolves it here. */

@@ -47,7 +47,7 @@ extern "C" {
    that sets a detail on each failure clears it when it starts);
    ntt_fail_backend returns NTT_EUNSUPPORTED saying why backend b cannot be
    used here (not built into this libntt, or the CPU feature or device it
-   lacks). */
+   lacks; core/registry.c, which knows the backends). */
 NTT_API ntt_status ntt_fail(ntt_status s, const char *fmt, ...) NTT_PRINTF(2, 3);
 NTT_API void ntt_detail_clear(void);
 NTT_API ntt_status ntt_fail_backend(ntt_backend b);
