@@ -550,7 +550,29 @@ static void test_errors(void)
         a.c1[n + 7] = qs[1];
         CHECK_STATUS(NTT_ERANGE, ntt_ckks_rotate(e.ck, &a, 1, k.gk[0], e.kl, &o), "word >= prime");
         CHECK_STATUS(NTT_ERANGE, ntt_ckks_mul(e.ck, &a, &a, k.rlk, e.kl, 1, &o), "mul word >= prime");
+        CHECK_STATUS(NTT_ERANGE, ntt_ckks_rescale(e.ck, &a, &o), "rescale c1 word >= prime");
+        /* In place, a bad word in either component leaves a as it was (rescale
+           relies on the stages' own checks, which come before any write). */
+        const size_t words = (a.level + 1) * n;
+        uint64_t *c0 = xmalloc(words * 8), *c1 = xmalloc(words * 8);
+        memcpy(c0, a.c0, words * 8);
+        memcpy(c1, a.c1, words * 8);
+        ntt_ckks_ct in = a;
+        CHECK_STATUS(NTT_ERANGE, ntt_ckks_rescale(e.ck, &in, &in), "rescale in place, c1 bad");
         a.c1[n + 7] = keep;
+        keep = a.c0[2 * n + 3];
+        a.c0[2 * n + 3] = qs[2] + 1;
+        c0[2 * n + 3] = qs[2] + 1;
+        in = a;
+        CHECK_STATUS(NTT_ERANGE, ntt_ckks_rescale(e.ck, &in, &in), "rescale in place, c0 bad");
+        CHECK_EQ(a.level, in.level, "a failed rescale keeps the level");
+        CHECK_ARR64(c0, a.c0, words, "a failed in-place rescale leaves c0");
+        c1[n + 7] = a.c1[n + 7];
+        CHECK_ARR64(c1, a.c1, words, "a failed in-place rescale leaves c1");
+        CHECK_STATUS(NTT_ERANGE, ntt_ckks_rescale(e.ck, &a, &o), "rescale c0 word >= prime");
+        a.c0[2 * n + 3] = keep;
+        free(c0);
+        free(c1);
     }
     CHECK_EQ(first, o.c0[0], "failed calls wrote nothing to the output");
     CHECK_EQ(0xababababababababull, o.c0[NQ * n - 1], "failed calls wrote nothing (last word)");

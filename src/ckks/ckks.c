@@ -676,8 +676,9 @@ static ntt_status rescale_impl(ntt_ckks *c, const ntt_ckks_ct *a, ntt_ckks_ct *o
     if (!out_vs_ct(c, out, l, a, l + 1))
         return ntt_fail(NTT_EINVAL, "rescale: out overlaps the input other than exactly");
     if ((s = kind_check(c, dev, "rescale"))) return s;
-    if (!dev && (s = scan_ct(c, a, l + 1, "rescale"))) return s;
-    /* c1 first into the workspace, so that out may be a exactly. */
+    /* No scan of a here: each ntt_rns_rescale checks its input before it
+       writes, and c1 goes first into the workspace, so that a failed call
+       leaves out (which may be a exactly) as it was. */
     if ((s = rescale_poly(c, l, a->c1, c->t[0], stream, dev)) ||
         (s = rescale_poly(c, l, a->c0, out->c0, stream, dev)) ||
         (s = copy_words(c, out->c1, c->t[0], l * c->n, stream, dev)))
