@@ -8,6 +8,7 @@
 #include "../arith/modarith.h"
 #include "../core/alloc.h"
 #include "../core/detail.h"
+#include "../core/internal.h" /* ntt_any_geq_u64 */
 #include "../include/ntt_internal.h"
 #ifdef NTT_HAVE_CUDA
 #include "ckks_cuda.h"
@@ -102,12 +103,14 @@ static ntt_status ct_fail(const ntt_ckks *c, const ntt_ckks_ct *a, const char *n
 /* Every word of limbs 0 .. limbs-1 below its prime. */
 static ntt_status scan(const ntt_ckks *c, const uint64_t *x, size_t limbs, const char *name)
 {
-    for (size_t k = 0; k < limbs; k++)
-        for (size_t i = 0; i < c->n; i++)
-            if (x[k * c->n + i] >= c->pr[k])
-                return ntt_fail(NTT_ERANGE, "%s: limb %zu word %zu = %llu is not below %llu", name,
-                                k, i, (unsigned long long)x[k * c->n + i],
-                                (unsigned long long)c->pr[k]);
+    for (size_t k = 0; k < limbs; k++) {
+        const uint64_t *row = x + k * c->n;
+        if (!ntt_any_geq_u64(row, c->n, c->pr[k])) continue; /* the vector check */
+        size_t i = 0;
+        while (row[i] < c->pr[k]) i++;
+        return ntt_fail(NTT_ERANGE, "%s: limb %zu word %zu = %llu is not below %llu", name, k, i,
+                        (unsigned long long)row[i], (unsigned long long)c->pr[k]);
+    }
     return NTT_OK;
 }
 
@@ -787,7 +790,9 @@ static ntt_status hoisted_impl(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t
                 return ntt_fail(NTT_EINVAL, "rotate: outputs %zu and %zu overlap", j, i);
     }
     if ((s = kind_check(c, dev, "rotate"))) return s;
-    if (!dev && (s = scan_ct(c, a, q, "rotate"))) return s;
+    /* c0 only: c1 goes first to the modUps, which check it before they
+       write (and they write only the workspace). */
+    if (!dev && (s = scan(c, a->c0, q, "rotate: c0"))) return s;
     /* The one decomposition and modUp of c1; c0 kept, so an output may be a. */
     for (size_t j = 0; j < beta; j++) {
         size_t first, count;
