@@ -28,6 +28,8 @@ int bench_gpu(int argc, char **argv);        /* gpu.cu */
 int bench_gpu_modmul(int argc, char **argv); /* gpu_modmul.cu */
 /* rns_gpu.cu: `ntt-bench rns --gpu`, the RNS stages on the device. */
 int bench_rns_gpu(int argc, char **argv);
+/* ckks_gpu.cu: `ntt-bench ckks --gpu`, the CKKS operations on the device (issue 58). */
+int bench_ckks_gpu(int argc, char **argv);
 #endif
 
 #ifdef __cplusplus
