@@ -5,7 +5,8 @@
 // (one of 60 bits, 44 of 50), P of K = 15 primes of 60 bits, dnum = 3; levels l = 44 and 23.
 // Operations: the key switch alone (ntt_rns_cuda_keyswitch of one polynomial), HMult (tensor
 // product + relinearisation), HMult + rescale, rescale of a ciphertext, rotation by one slot,
-// r = 8 and 32 hoisted rotations (r ciphertexts out), the plaintext product and the sum.
+// r = 8 and 32 hoisted rotations (r ciphertexts out), the sums of r = 8 and 32 rotations (one
+// modDown, as Phantom's hoisting computes), the plaintext product and the sum.
 // Each device result is first compared word for word with the host form on a CPU context
 // (test_ckks checks the host forms by decryption), then timed: CUDA events around the call
 // alone, medians; warm (the same inputs again), cold (the L2 flushed before each repetition,
@@ -53,9 +54,13 @@ constexpr size_t NQ = 45, NP = 15, DNUM = 3, NL = NQ + NP, MAXR = 32;
         }                                                                                    \
     } while (0)
 
-enum Op { O_KS, O_HMULT, O_HMULT_RS, O_RESCALE, O_ROT, O_HOIST8, O_HOIST32, O_MULPT, O_ADD, O_COUNT };
-const char *op_name[O_COUNT] = {"keyswitch", "hmult",     "hmult+rescale", "rescale", "rotate(1)",
-                                "hoisted(8)", "hoisted(32)", "mul_plain",   "add"};
+enum Op {
+    O_KS, O_HMULT, O_HMULT_RS, O_RESCALE, O_ROT, O_HOIST8, O_HOIST32, O_SUM8, O_SUM32, O_MULPT,
+    O_ADD, O_COUNT
+};
+const char *op_name[O_COUNT] = {"keyswitch",   "hmult",   "hmult+rescale", "rescale",
+                                "rotate(1)",   "hoisted(8)", "hoisted(32)", "rot-sum(8)",
+                                "rot-sum(32)", "mul_plain", "add"};
 
 uint64_t *dalloc(size_t words)
 {
@@ -82,7 +87,8 @@ ntt_ckks_ct make_ct(size_t n, bool dev)
     return c;
 }
 
-size_t hoist_r(Op o) { return o == O_HOIST8 ? 8 : o == O_HOIST32 ? MAXR : 1; }
+size_t hoist_r(Op o) { return o == O_HOIST8 || o == O_SUM8 ? 8 : o == O_HOIST32 || o == O_SUM32 ? MAXR : 1; }
+size_t outs(Op o) { return o == O_SUM8 || o == O_SUM32 ? 1 : hoist_r(o); }
 
 // The operation at level l on one side; dev: enqueued on st.
 void run(Side &s, Op o, size_t l, bool dev, cudaStream_t st, const uint64_t *g)
@@ -123,6 +129,15 @@ void run(Side &s, Op o, size_t l, bool dev, cudaStream_t st, const uint64_t *g)
             CKS(ntt_ckks_rotate_hoisted(s.ck, &a, g, r, s.gk, kl, s.out));
         break;
     }
+    case O_SUM8:
+    case O_SUM32: {
+        const size_t r = hoist_r(o);
+        if (dev)
+            CKS(ntt_ckks_cuda_rotate_sum(s.ck, &a, g, r, s.gk, kl, s.out, cs));
+        else
+            CKS(ntt_ckks_rotate_sum(s.ck, &a, g, r, s.gk, kl, s.out));
+        break;
+    }
     case O_MULPT:
         if (dev) CKS(ntt_ckks_cuda_mul_plain(s.ck, &a, s.pt, q, &s.out[0], cs));
         else CKS(ntt_ckks_mul_plain(s.ck, &a, s.pt, q, &s.out[0]));
@@ -149,6 +164,8 @@ double op_limbs(Op o, size_t l)
     case O_ROT:
     case O_HOIST8:
     case O_HOIST32: return 2 * q + r * key + r * 2 * q;
+    case O_SUM8:
+    case O_SUM32: return 2 * q + r * key + 2 * q;
     case O_MULPT: return 3 * q + 2 * q;
     case O_ADD: return 4 * q + 2 * q;
     default: return 0;
@@ -164,7 +181,7 @@ std::vector<uint64_t> result(Side &s, Op o, size_t l, bool dev)
         parts.push_back({s.ks0, (l + 1) * n});
         parts.push_back({s.ks0 + NQ * n, (l + 1) * n});
     } else {
-        for (size_t i = 0; i < hoist_r(o); i++) {
+        for (size_t i = 0; i < outs(o); i++) {
             const size_t w = (s.out[i].level + 1) * n;
             parts.push_back({s.out[i].c0, w});
             parts.push_back({s.out[i].c1, w});
@@ -299,10 +316,11 @@ int bench_ckks_gpu(int argc, char **argv)
     static const char help[] =
         "The CKKS operations of ntt_ckks.h on the device at N = 2^16 (--n), L+1 = 45 and 24,\n"
         "K = 15, dnum = 3: key switch, HMult, HMult + rescale, rescale, rotation, 8 and 32\n"
-        "hoisted rotations, plaintext product, sum.  Each checked word for word against the\n"
-        "host form, then timed warm/cold, stream/graph (--reps, default 21), with the bytes\n"
-        "floor; CPU rows on one thread and on every thread (--cpu-reps, default 3; --no-cpu\n"
-        "leaves them out).  --quick: 5 and 1 repetitions.  Exits 77 without a GPU.\n";
+        "hoisted rotations, the sums of 8 and 32 rotations, plaintext product, sum.  Each\n"
+        "checked word for word against the host form, then timed warm/cold, stream/graph\n"
+        "(--reps, default 21), with the bytes floor; CPU rows on one thread and on every\n"
+        "thread (--cpu-reps, default 3; --no-cpu leaves them out).  --quick: 5 and 1\n"
+        "repetitions.  Exits 77 without a GPU.\n";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : nullptr;
         if (!strcmp(a, "--gpu")) continue;
@@ -421,7 +439,7 @@ int bench_ckks_gpu(int argc, char **argv)
             const Op o = static_cast<Op>(oi);
             run(b.host, o, l, false, nullptr, b.g);
             const std::vector<uint64_t> want = result(b.host, o, l, false);
-            for (size_t i = 0; i < hoist_r(o); i++) CKB(cudaMemset(b.dev.out[i].c0, 0xa5, NQ * n * 8));
+            for (size_t i = 0; i < outs(o); i++) CKB(cudaMemset(b.dev.out[i].c0, 0xa5, NQ * n * 8));
             run(b.dev, o, l, true, b.st, b.g);
             CKB(cudaStreamSynchronize(b.st));
             const bool vd = result(b.dev, o, l, true) == want;

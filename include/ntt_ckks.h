@@ -7,7 +7,8 @@
  * switch, optional rescale), plaintext-ciphertext multiply and add,
  * ciphertext add, rescale, rotation (the Galois automorphism X -> X^g,
  * g = 5^k mod 2N, then the key switch), conjugation (g = 2N - 1) and
- * hoisted rotations (one decomposition and modUp shared by r rotations).
+ * hoisted rotations (one decomposition and modUp shared by r rotations,
+ * r ciphertexts out, or their sum with one modDown).
  * For tests, examples and benchmarks it also generates a ternary secret,
  * the relinearisation and Galois keys, and encrypts and decrypts a
  * polynomial message (there is no encoder: the message is an integer
@@ -65,11 +66,12 @@
  *    condition ("level 3 above the context's L = 2", ...); one returned by
  *    an RNS call leaves it as that call did.
  *
- * Rotations (ntt_ckks_rotate, _conjugate, _rotate_hoisted): c0 goes
- * through the automorphism's index permutation; c1 is decomposed into the
- * digits of ntt_rns.h and raised by modUp once, each raised digit is
- * permuted, then the inner product with the rotation's key and modDown
- * give the key-switched part.  A single rotation is the hoisted path with
+ * Rotations (ntt_ckks_rotate, _conjugate, _rotate_hoisted, _rotate_sum):
+ * c0 goes through the automorphism's index permutation; c1 is decomposed
+ * into the digits of ntt_rns.h and raised by modUp once, each raised digit
+ * is permuted (the device forms read the raised digits through the
+ * permutation inside the inner product), then the inner product with the
+ * rotation's key and modDown give the key-switched part.  A single rotation is the hoisted path with
  * r = 1, so the hoisted outputs equal the single rotations' word for word.
  * (Permuting the raised digits rather than c1 before modUp differs from
  * switching sigma(c1) only by multiples of the digit moduli, which the key
@@ -100,7 +102,8 @@ typedef struct ntt_ckks_ct {
    outlive the CKKS context, and is used by it: one thread at a time for
    both).  Allocates the workspace of every call: about
    (2 dnum (L+1+K) + 2 (L+1+K) + 4 (L+1)) N words (on the device for a
-   CUDA context, with the primes' constants) and a few N words on the host.
+   CUDA context, with the primes' constants), 2 (L+1+K) N more on a CPU
+   context (ntt_ckks_rotate_sum's sums), and a few N words on the host.
    *ck is NULL on failure.
    Errors: NTT_EINVAL (NULL pointers; K == 0), NTT_EUNSUPPORTED (a CUDA
    context in a build without CUDA), NTT_EBACKEND (a CUDA call failed),
@@ -229,6 +232,18 @@ NTT_API NTT_NODISCARD ntt_status ntt_ckks_rotate_hoisted(ntt_ckks *ck, const ntt
                                                          const uint64_t *g, size_t r,
                                                          const uint64_t *const *keys,
                                                          size_t key_limbs, ntt_ckks_ct *out);
+/* out <- the sum over i < r (r >= 1) of the automorphisms of a by g[i]
+   with keys[i], as the linear transforms of bootstrapping (and Phantom's
+   hoisting) compute it: one decomposition and modUp of a.c1, each
+   rotation's inner product added up in the extended basis Q_l P, one
+   modDown of the sum.  It decrypts to the sum of ntt_ckks_rotate_hoisted's
+   outputs within their noise; the words differ from adding those outputs
+   (one modDown's rounding instead of r).  out may be a exactly; the g[i]
+   need not differ. */
+NTT_API NTT_NODISCARD ntt_status ntt_ckks_rotate_sum(ntt_ckks *ck, const ntt_ckks_ct *a,
+                                                     const uint64_t *g, size_t r,
+                                                     const uint64_t *const *keys,
+                                                     size_t key_limbs, ntt_ckks_ct *out);
 
 /* ---- the operations on device pointers (CKKS contexts over CUDA RNS ones) -- */
 /*
@@ -283,6 +298,11 @@ NTT_API NTT_NODISCARD ntt_status ntt_ckks_cuda_rotate_hoisted(ntt_ckks *ck, cons
                                                               const uint64_t *const *d_keys,
                                                               size_t key_limbs, ntt_ckks_ct *out,
                                                               ntt_cuda_stream stream);
+NTT_API NTT_NODISCARD ntt_status ntt_ckks_cuda_rotate_sum(ntt_ckks *ck, const ntt_ckks_ct *a,
+                                                          const uint64_t *g, size_t r,
+                                                          const uint64_t *const *d_keys,
+                                                          size_t key_limbs, ntt_ckks_ct *out,
+                                                          ntt_cuda_stream stream);
 /* The CUDA error (a cudaError_t value) of the context's last failed launch
    of its own kernels, 0 if none or not a CUDA context (the RNS calls'
    errors: ntt_rns_cuda_last_error). */

@@ -341,6 +341,36 @@ static void test_ops(env *e)
                      (unsigned long long)k.g[i], lv);
             check_dec(e, k.s, &single[i], ex, NULL, B + ks_bound(e, lv), tag);
         }
+        /* the sum of the four with one modDown: decrypts to the sum of the
+           rotated messages, in place gives the same words */
+        {
+            ntt_ckks_ct sum = ct_new(n), y = ct_new(n);
+            CHECK_STATUS(NTT_OK, ntt_ckks_rotate_sum(e->ck, &al, k.g, 4, gks, e->kl, &sum),
+                         "rotate_sum");
+            CHECK_EQ(lv, sum.level, "rotate_sum level");
+            int64_t *one = xmalloc(n * 8);
+            memset(ex, 0, n * 8);
+            for (int i = 0; i < 4; i++) {
+                galois_int(one, m1, n, k.g[i]);
+                for (size_t j = 0; j < n; j++) ex[j] += one[j] * (int64_t)DELTA;
+            }
+            char tag[64];
+            snprintf(tag, sizeof tag, "sum of 4 rotations l=%zu", lv);
+            check_dec(e, k.s, &sum, ex, NULL, 4 * (B + ks_bound(e, lv)), tag);
+            memcpy(y.c0, al.c0, (lv + 1) * n * 8);
+            memcpy(y.c1, al.c1, (lv + 1) * n * 8);
+            y.level = lv;
+            CHECK_STATUS(NTT_OK, ntt_ckks_rotate_sum(e->ck, &y, k.g, 4, gks, e->kl, &y),
+                         "rotate_sum in place");
+            CHECK(ct_same(&y, &sum), "rotate_sum in place == out of place at l=%zu", lv);
+            /* r = 1 is the single rotation */
+            CHECK_STATUS(NTT_OK, ntt_ckks_rotate_sum(e->ck, &al, k.g, 1, gks, e->kl, &y),
+                         "rotate_sum r=1");
+            CHECK(ct_same(&y, &single[0]), "rotate_sum of one == rotate at l=%zu", lv);
+            free(one);
+            ct_free(&sum);
+            ct_free(&y);
+        }
         /* in place: out == in exactly */
         ntt_ckks_ct x = ct_new(n);
         memcpy(x.c0, al.c0, (lv + 1) * n * 8);
@@ -371,7 +401,7 @@ static void test_ops(env *e)
 /* ---- the same words on every CPU backend ------------------------------------------- */
 
 typedef struct {
-    ntt_ckks_ct fresh, mul, mulr, rot[4];
+    ntt_ckks_ct fresh, mul, mulr, rot[4], sum;
     uint64_t *rlk;
 } outputs;
 
@@ -397,6 +427,9 @@ static void run_all(env *e, outputs *o)
     const uint64_t *const gks[4] = {k.gk[0], k.gk[1], k.gk[2], k.gk[3]};
     CHECK_STATUS(NTT_OK, ntt_ckks_rotate_hoisted(e->ck, &o->mulr, k.g, 4, gks, e->kl, o->rot),
                  "hoisted");
+    o->sum = ct_new(n);
+    CHECK_STATUS(NTT_OK, ntt_ckks_rotate_sum(e->ck, &o->mulr, k.g, 4, gks, e->kl, &o->sum),
+                 "rotate_sum");
     o->rlk = k.rlk;
     k.rlk = NULL;
     keys_free(&k);
@@ -411,6 +444,7 @@ static void outputs_free(outputs *o)
     ct_free(&o->mul);
     ct_free(&o->mulr);
     for (int i = 0; i < 4; i++) ct_free(&o->rot[i]);
+    ct_free(&o->sum);
     free(o->rlk);
 }
 
@@ -440,6 +474,7 @@ static void test_backends(size_t n, size_t dnum)
         CHECK(ct_same(&ref.mulr, &o.mulr), "HMult+rescale, %s vs scalar", nm);
         for (int i = 0; i < 4; i++)
             CHECK(ct_same(&ref.rot[i], &o.rot[i]), "rotation %d, %s vs scalar", i, nm);
+        CHECK(ct_same(&ref.sum, &o.sum), "sum of rotations, %s vs scalar", nm);
         printf("  N=%zu dnum=%zu: %s gives the scalar backend's words\n", n, dnum, nm);
         outputs_free(&o);
         env_free(&e);
@@ -530,6 +565,9 @@ static void test_errors(void)
         CHECK_STATUS(NTT_EINVAL, ntt_ckks_rotate_hoisted(e.ck, &a, &g[0], 1, ks, e.kl, &o), "g even");
         CHECK_STATUS(NTT_EINVAL, ntt_ckks_rotate_hoisted(e.ck, &a, &g[1], 1, ks, e.kl, &o), "g >= 2N");
         CHECK_STATUS(NTT_EINVAL, ntt_ckks_rotate_hoisted(e.ck, &a, &g[1], 0, ks, e.kl, &o), "r = 0");
+        CHECK_STATUS(NTT_EINVAL, ntt_ckks_rotate_sum(e.ck, &a, &g[0], 1, ks, e.kl, &o), "sum g even");
+        CHECK_STATUS(NTT_EINVAL, ntt_ckks_rotate_sum(e.ck, &a, &g[1], 0, ks, e.kl, &o), "sum r = 0");
+        CHECK_STATUS(NTT_EINVAL, ntt_ckks_rotate_sum(e.ck, &a, &g[1], 1, NULL, e.kl, &o), "sum keys");
         CHECK_STATUS(NTT_EINVAL, ntt_ckks_automorphism(e.ck, n, 2, a.c0, 1, o.c0), "automorphism g");
         CHECK_STATUS(NTT_EINVAL, ntt_ckks_automorphism(e.ck, n, 5, a.c0, 2, a.c0 + n), "overlap");
         CHECK_STATUS(NTT_EINVAL, ntt_ckks_keygen_galois(e.ck, k.s, n, 6, 1, k.gk[0], e.kl), "keygen g");

@@ -3,7 +3,7 @@
  * ntt_ckks.h) against the host forms on a scalar CPU context of the same
  * parameters, word for word: HMult with and without rescale, the
  * plaintext product and sum, the sum, rescale, rotations, conjugation,
- * hoisted rotations and the automorphism, in place and out of place, at
+ * hoisted rotations, their sum and the automorphism, in place and out of place, at
  * every level from L down.  On a GPU also replayed from a captured CUDA
  * graph (the CPU stand-in has no graphs).  Then the calls on the wrong
  * kind of context and a few argument errors.  Keys and ciphertexts are
@@ -178,6 +178,9 @@ static void test_config(size_t n, size_t dnum)
         CHECK_STATUS(NTT_OK, ntt_ckks_cuda_rotate_hoisted(e.d, &da, g, NROT, dk, kl, dro, stream),
                      "hoisted");
         for (int i = 0; i < NROT; i++) ct_same(&hr[i], &dro[i], "hoisted", l);
+        CHECK_STATUS(NTT_OK, ntt_ckks_rotate_sum(e.h, &a, g, NROT, hk, kl, &hc), "host sum");
+        CHECK_STATUS(NTT_OK, ntt_ckks_cuda_rotate_sum(e.d, &da, g, NROT, dk, kl, &dc, stream), "sum");
+        ct_same(&hc, &dc, "rotate_sum", l);
         CHECK_STATUS(NTT_OK, ntt_ckks_automorphism(e.h, n, g[1], a.c0, l + 1, hc.c0), "host auto");
         CHECK_STATUS(NTT_OK, ntt_ckks_cuda_automorphism(e.d, n, g[1], da.c0, l + 1, dc.c0, stream),
                      "automorphism");
@@ -195,6 +198,23 @@ static void test_config(size_t n, size_t dnum)
             CHECK_STATUS(NTT_OK, ntt_ckks_mul(e.h, &a, &b, rlk, kl, 1, &hc), "host mul");
             CHECK_STATUS(NTT_OK, ntt_ckks_cuda_mul(e.d, &da, &db, drlk, kl, 1, &da, stream), "mul");
             ct_same(&hc, &da, "HMult+rescale in place", l);
+            ct_up(&da, &a);
+            CHECK_STATUS(NTT_OK, ntt_ckks_rescale(e.h, &a, &hc), "host rescale");
+            CHECK_STATUS(NTT_OK, ntt_ckks_cuda_rescale(e.d, &da, &da, stream), "rescale in place");
+            ct_same(&hc, &da, "rescale in place", l);
+        }
+        /* the sum in place, and hoisted rotations with one output the input */
+        ct_up(&da, &a);
+        CHECK_STATUS(NTT_OK, ntt_ckks_rotate_sum(e.h, &a, g, NROT, hk, kl, &hc), "host sum");
+        CHECK_STATUS(NTT_OK, ntt_ckks_cuda_rotate_sum(e.d, &da, g, NROT, dk, kl, &da, stream),
+                     "sum in place");
+        ct_same(&hc, &da, "rotate_sum in place", l);
+        ct_up(&da, &a);
+        {
+            ntt_ckks_ct outs[NROT] = {dro[0], da, dro[2], dro[3]};
+            CHECK_STATUS(NTT_OK, ntt_ckks_cuda_rotate_hoisted(e.d, &da, g, NROT, dk, kl, outs, stream),
+                         "hoisted, output 1 the input");
+            for (int i = 0; i < NROT; i++) ct_same(&hr[i], &outs[i], "hoisted, output 1 the input", l);
         }
         if (l == 0) break;
     }

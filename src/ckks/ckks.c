@@ -33,6 +33,8 @@ struct ntt_ckks {
 #endif
     uint64_t *ext, *extp;             /* dnum (L+1+K) N each: raised digits */
     uint64_t *acc0, *acc1;            /* (L+1+K) N each */
+    uint64_t *sum0, *sum1;            /* (L+1+K) N each, host contexts only:
+                                         the summed rotations' sums */
     uint64_t *t[4];                   /* (L+1) N each */
     uint64_t *tmp;                    /* N */
     int64_t *ei, *ci;                 /* N each: an error, a secret image */
@@ -253,7 +255,9 @@ ntt_status ntt_ckks_create(ntt_ckks **ck, ntt_rns *rns)
         c->extp = ntt_alloc_aligned(big * 8);
         c->acc0 = ntt_alloc_aligned(c->nl * n * 8);
         c->acc1 = ntt_alloc_aligned(c->nl * n * 8);
-        ok = c->ext && c->extp && c->acc0 && c->acc1;
+        c->sum0 = ntt_alloc_aligned(c->nl * n * 8);
+        c->sum1 = ntt_alloc_aligned(c->nl * n * 8);
+        ok = c->ext && c->extp && c->acc0 && c->acc1 && c->sum0 && c->sum1;
         for (int i = 0; i < 4; i++) ok = ok && (c->t[i] = ntt_alloc_aligned(c->nq * n * 8)) != NULL;
     }
     if (!ok) {
@@ -294,6 +298,8 @@ void ntt_ckks_destroy(ntt_ckks *c)
         free(c->extp);
         free(c->acc0);
         free(c->acc1);
+        free(c->sum0);
+        free(c->sum1);
         for (int i = 0; i < 4; i++) free(c->t[i]);
     }
     free(c);
@@ -682,10 +688,17 @@ static ntt_status rescale_impl(ntt_ckks *c, const ntt_ckks_ct *a, ntt_ckks_ct *o
     /* No scan of a here: each ntt_rns_rescale checks its input before it
        writes, and c1 goes first into the workspace, so that a failed call
        leaves out (which may be a exactly) as it was. */
-    if ((s = rescale_poly(c, l, a->c1, c->t[0], stream, dev)) ||
-        (s = rescale_poly(c, l, a->c0, out->c0, stream, dev)) ||
-        (s = copy_words(c, out->c1, c->t[0], l * c->n, stream, dev)))
+    if (dev) {
+        /* The device calls check nothing that the input could fail: each
+           polynomial straight to its output (in place when out is a). */
+        if ((s = rescale_poly(c, l, a->c1, out->c1, stream, dev)) ||
+            (s = rescale_poly(c, l, a->c0, out->c0, stream, dev)))
+            return s;
+    } else if ((s = rescale_poly(c, l, a->c1, c->t[0], stream, dev)) ||
+               (s = rescale_poly(c, l, a->c0, out->c0, stream, dev)) ||
+               (s = copy_words(c, out->c1, c->t[0], l * c->n, stream, dev))) {
         return s;
+    }
     out->level = l - 1;
     return NTT_OK;
 }
@@ -705,14 +718,17 @@ static ntt_status mul_impl(ntt_ckks *c, const ntt_ckks_ct *a, const ntt_ckks_ct 
     if (!out_vs_buf(c, out, lo + 1, rlk, key_limbs))
         return ntt_fail(NTT_EINVAL, "mul: out overlaps the key");
     if ((s = bin_args(c, a, b, out, lo, dev, "mul"))) return s;
+    /* The sums go straight to out without a rescale: the tensor product
+       has read a and b by then, so out may be either. */
     uint64_t *d0 = c->t[0], *d1 = c->t[1], *d2 = c->t[2];
+    uint64_t *s0 = rescale ? d0 : out->c0, *s1 = rescale ? d1 : out->c1;
 #ifdef NTT_HAVE_CUDA
     if (dev) {
         if ((s = CU(ntt_ckks_cu_tensor(&c->cu, n, q, a->c0, a->c1, b->c0, b->c1, d0, d1, d2,
                                        stream))) ||
             (s = ntt_rns_cuda_keyswitch(c->rns, n, l, d2, q, rlk, key_limbs, c->acc0, c->acc1, q,
                                         stream)) ||
-            (s = CU(ntt_ckks_cu_addmul(&c->cu, n, q, 0, d0, d1, c->acc0, c->acc1, d0, d1,
+            (s = CU(ntt_ckks_cu_addmul(&c->cu, n, q, 0, d0, d1, c->acc0, c->acc1, s0, s1,
                                        stream))))
             return s;
     } else
@@ -731,18 +747,13 @@ static ntt_status mul_impl(ntt_ckks *c, const ntt_ckks_ct *a, const ntt_ckks_ct 
         for (size_t k = 0; k < q; k++)
             for (size_t i = 0; i < n; i++) {
                 const size_t x = k * n + i;
-                d0[x] = ntt_addmod(d0[x], c->acc0[x], c->pr[k]);
-                d1[x] = ntt_addmod(d1[x], c->acc1[x], c->pr[k]);
+                s0[x] = ntt_addmod(d0[x], c->acc0[x], c->pr[k]);
+                s1[x] = ntt_addmod(d1[x], c->acc1[x], c->pr[k]);
             }
     }
-    if (rescale) {
-        if ((s = rescale_poly(c, l, d0, out->c0, stream, dev)) ||
-            (s = rescale_poly(c, l, d1, out->c1, stream, dev)))
-            return s;
-    } else if ((s = copy_words(c, out->c0, d0, q * n, stream, dev)) ||
-               (s = copy_words(c, out->c1, d1, q * n, stream, dev))) {
+    if (rescale && ((s = rescale_poly(c, l, d0, out->c0, stream, dev)) ||
+                    (s = rescale_poly(c, l, d1, out->c1, stream, dev))))
         return s;
-    }
     out->level = lo;
     return NTT_OK;
 }
@@ -767,63 +778,137 @@ static ntt_status perm_rows(ntt_ckks *c, uint64_t g, size_t rows, const uint64_t
     return NTT_OK;
 }
 
+/* Row k of a q + K row extended polynomial: its prime's index. */
+static size_t ext_prime(const ntt_ckks *c, size_t q, size_t k) { return k < q ? k : c->nq + (k - q); }
+
+/* The rotations' host form on the RNS context's public calls: each raised
+   digit permuted, the inner product, then modDown per rotation, or (sum)
+   the extended sums added up and modDowned once. */
+static ntt_status hoisted_host(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *g, size_t r,
+                               const uint64_t *const *keys, size_t key_limbs, ntt_ckks_ct *out,
+                               bool sum)
+{
+    const size_t l = a->level, n = c->n, q = l + 1, e = q + c->np;
+    const size_t beta = ntt_rns_digits(c->rns, l);
+    ntt_status s;
+    /* c0 only: c1 goes first to the modUps, which check it before they
+       write (and they write only the workspace). */
+    if ((s = scan(c, a->c0, q, "rotate: c0"))) return s;
+    for (size_t j = 0; j < beta; j++) {
+        size_t first, count;
+        if ((s = ntt_rns_digit_range(c->rns, l, j, &first, &count)) ||
+            (s = ntt_rns_modup(c->rns, n, l, j, a->c1 + first * n, count, c->ext + j * e * n, e)))
+            return s;
+    }
+    uint64_t *c0 = c->t[3], *csum = c->t[2];
+    memcpy(c0, a->c0, q * n * 8); /* an output may be a */
+    for (size_t i = 0; i < r; i++) {
+        if ((s = perm_rows(c, g[i], beta * e, c->ext, NULL, c->extp, NULL, false)) ||
+            (s = ntt_rns_ks_inner(c->rns, n, l, c->extp, beta * e, keys[i], key_limbs, c->acc0,
+                                  c->acc1, e)))
+            return s;
+        if (sum) {
+            (void)perm_rows(c, g[i], q, c0, i ? csum : NULL, csum, NULL, false);
+            for (size_t k = 0; k < e; k++) {
+                const uint64_t p = c->pr[ext_prime(c, q, k)];
+                for (size_t x = k * n; x < (k + 1) * n; x++) {
+                    c->sum0[x] = i ? ntt_addmod(c->sum0[x], c->acc0[x], p) : c->acc0[x];
+                    c->sum1[x] = i ? ntt_addmod(c->sum1[x], c->acc1[x], p) : c->acc1[x];
+                }
+            }
+            continue;
+        }
+        if ((s = ntt_rns_moddown(c->rns, n, l, c->acc0, e, c->acc0, q)) ||
+            (s = ntt_rns_moddown(c->rns, n, l, c->acc1, e, c->acc1, q)))
+            return s;
+        (void)perm_rows(c, g[i], q, c0, c->acc0, out[i].c0, NULL, false);
+        memcpy(out[i].c1, c->acc1, q * n * 8);
+        out[i].level = l;
+    }
+    if (sum) {
+        if ((s = ntt_rns_moddown(c->rns, n, l, c->sum0, e, c->sum0, q)) ||
+            (s = ntt_rns_moddown(c->rns, n, l, c->sum1, e, c->sum1, q)))
+            return s;
+        for (size_t k = 0; k < q; k++)
+            for (size_t x = k * n; x < (k + 1) * n; x++)
+                out->c0[x] = ntt_addmod(csum[x], c->sum0[x], c->pr[k]);
+        memcpy(out->c1, c->sum1, q * n * 8);
+        out->level = l;
+    }
+    return NTT_OK;
+}
+
+#ifdef NTT_HAVE_CUDA
+/* The device form on the key switch's three phases (ntt_internal.h): one
+   raise; each rotation's inner product reads the raised digits through
+   its permutation (no permuted copy), its sums go straight to the
+   output's rows (or accumulate there, sum) and are modDowned in place;
+   then c0's permutation is added.  c0 is copied first only when an
+   output is a. */
+static ntt_status hoisted_dev(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *g, size_t r,
+                              const uint64_t *const *keys, ntt_ckks_ct *out, void *stream,
+                              bool sum)
+{
+    const size_t l = a->level, n = c->n, q = l + 1, nout = sum ? 1 : r;
+    ntt_status s;
+    bool alias = false;
+    for (size_t i = 0; i < nout; i++) alias |= out[i].c0 == a->c0;
+    const uint64_t *c0 = a->c0;
+    if (alias) {
+        if ((s = copy_words(c, c->t[3], a->c0, q * n, stream, true))) return s;
+        c0 = c->t[3];
+    }
+    if ((s = ntt_rns_cuda_ks_raise(c->rns, l, a->c1, c->ext, stream))) return s;
+    for (size_t i = 0; i < r; i++) {
+        ntt_ckks_ct *o = &out[sum ? 0 : i];
+        if ((s = ntt_rns_cuda_ks_inner_perm(c->rns, l, c->ext, keys[i], g[i], sum && i > 0, o->c0,
+                                            o->c1, stream)))
+            return s;
+        if (sum) {
+            if ((s = perm_rows(c, g[i], q, c0, i ? c->t[2] : NULL, c->t[2], stream, true))) return s;
+            if (i + 1 < r) continue;
+        }
+        if ((s = ntt_rns_cuda_ks_moddown_pp(c->rns, l, o->c0, o->c1, stream))) return s;
+        s = sum ? CU(ntt_ckks_cu_addmul(&c->cu, n, q, 0, o->c0, NULL, c->t[2], NULL, o->c0, NULL,
+                                        stream))
+                : perm_rows(c, g[i], q, c0, o->c0, o->c0, stream, true);
+        if (s) return s;
+        o->level = l;
+    }
+    return NTT_OK;
+}
+#endif
+
 static ntt_status hoisted_impl(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *g, size_t r,
                                const uint64_t *const *keys, size_t key_limbs, ntt_ckks_ct *out,
-                               void *stream, bool dev)
+                               void *stream, bool dev, bool sum)
 {
     if (!c) return ntt_fail(NTT_EINVAL, "rotate: NULL context");
     if (!ct_ok(c, a)) return ct_fail(c, a, "rotate");
     if (!g || !keys || !out || r == 0)
         return ntt_fail(NTT_EINVAL, "rotate: NULL Galois elements, keys or outputs, or r = 0");
-    const size_t l = a->level, n = c->n, q = l + 1, e = q + c->np;
-    const size_t beta = ntt_rns_digits(c->rns, l);
+    const size_t l = a->level, n = c->n, q = l + 1, nout = sum ? 1 : r;
     ntt_status s;
-    for (size_t i = 0; i < r; i++) {
-        if ((s = galois_check(c, g[i])) || (s = key_check(c, keys[i], key_limbs)) ||
-            (s = out_check(c, &out[i], l)))
-            return s;
-        if (!out_vs_ct(c, &out[i], q, a, q) || !out_vs_buf(c, &out[i], q, keys[i], key_limbs))
+    for (size_t i = 0; i < r; i++)
+        if ((s = galois_check(c, g[i])) || (s = key_check(c, keys[i], key_limbs))) return s;
+    for (size_t i = 0; i < nout; i++) {
+        if ((s = out_check(c, &out[i], l))) return s;
+        if (!out_vs_ct(c, &out[i], q, a, q))
             return ntt_fail(NTT_EINVAL, "rotate: output %zu overlaps an input other than exactly", i);
+        for (size_t k = 0; k < r; k++)
+            if (!out_vs_buf(c, &out[i], q, keys[k], key_limbs))
+                return ntt_fail(NTT_EINVAL, "rotate: output %zu overlaps key %zu", i, k);
         for (size_t j = 0; j < i; j++)
             if (ov(out[i].c0, q, out[j].c0, q, n) || ov(out[i].c0, q, out[j].c1, q, n) ||
                 ov(out[i].c1, q, out[j].c0, q, n) || ov(out[i].c1, q, out[j].c1, q, n))
                 return ntt_fail(NTT_EINVAL, "rotate: outputs %zu and %zu overlap", j, i);
     }
     if ((s = kind_check(c, dev, "rotate"))) return s;
-    /* c0 only: c1 goes first to the modUps, which check it before they
-       write (and they write only the workspace). */
-    if (!dev && (s = scan(c, a->c0, q, "rotate: c0"))) return s;
-    /* The one decomposition and modUp of c1; c0 kept, so an output may be a. */
-    for (size_t j = 0; j < beta; j++) {
-        size_t first, count;
-        if ((s = ntt_rns_digit_range(c->rns, l, j, &first, &count))) return s;
-        s = dev ? ntt_rns_cuda_modup(c->rns, n, l, j, a->c1 + first * n, count, c->ext + j * e * n,
-                                     e, stream)
-                : ntt_rns_modup(c->rns, n, l, j, a->c1 + first * n, count, c->ext + j * e * n, e);
-        if (s) return s;
-    }
-    uint64_t *c0 = c->t[3];
-    if ((s = copy_words(c, c0, a->c0, q * n, stream, dev))) return s;
-    for (size_t i = 0; i < r; i++) {
-        if ((s = perm_rows(c, g[i], beta * e, c->ext, NULL, c->extp, stream, dev))) return s;
-        if (dev) {
-            if ((s = ntt_rns_cuda_ks_inner(c->rns, n, l, c->extp, beta * e, keys[i], key_limbs,
-                                           c->acc0, c->acc1, e, stream)) ||
-                (s = ntt_rns_cuda_moddown(c->rns, n, l, c->acc0, e, c->acc0, q, stream)) ||
-                (s = ntt_rns_cuda_moddown(c->rns, n, l, c->acc1, e, c->acc1, q, stream)))
-                return s;
-        } else if ((s = ntt_rns_ks_inner(c->rns, n, l, c->extp, beta * e, keys[i], key_limbs,
-                                         c->acc0, c->acc1, e)) ||
-                   (s = ntt_rns_moddown(c->rns, n, l, c->acc0, e, c->acc0, q)) ||
-                   (s = ntt_rns_moddown(c->rns, n, l, c->acc1, e, c->acc1, q))) {
-            return s;
-        }
-        if ((s = perm_rows(c, g[i], q, c0, c->acc0, out[i].c0, stream, dev)) ||
-            (s = copy_words(c, out[i].c1, c->acc1, q * n, stream, dev)))
-            return s;
-        out[i].level = l;
-    }
-    return NTT_OK;
+#ifdef NTT_HAVE_CUDA
+    if (dev) return hoisted_dev(c, a, g, r, keys, out, stream, sum);
+#endif
+    (void)stream;
+    return hoisted_host(c, a, g, r, keys, key_limbs, out, sum);
 }
 
 static ntt_status automorphism_impl(ntt_ckks *c, size_t n, uint64_t g, const uint64_t *in,
@@ -873,21 +958,27 @@ ntt_status ntt_ckks_mul(ntt_ckks *c, const ntt_ckks_ct *a, const ntt_ckks_ct *b,
 ntt_status ntt_ckks_rotate_hoisted(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *g, size_t r,
                                    const uint64_t *const *keys, size_t key_limbs, ntt_ckks_ct *out)
 {
-    return hoisted_impl(c, a, g, r, keys, key_limbs, out, NULL, false);
+    return hoisted_impl(c, a, g, r, keys, key_limbs, out, NULL, false, false);
 }
 ntt_status ntt_ckks_rotate(ntt_ckks *c, const ntt_ckks_ct *a, long k, const uint64_t *key,
                            size_t key_limbs, ntt_ckks_ct *out)
 {
     if (!c) return ntt_fail(NTT_EINVAL, "rotate: NULL context");
     const uint64_t g = ntt_ckks_galois_rot(c, k);
-    return hoisted_impl(c, a, &g, 1, &key, key_limbs, out, NULL, false);
+    return hoisted_impl(c, a, &g, 1, &key, key_limbs, out, NULL, false, false);
 }
 ntt_status ntt_ckks_conjugate(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *key,
                               size_t key_limbs, ntt_ckks_ct *out)
 {
     if (!c) return ntt_fail(NTT_EINVAL, "conjugate: NULL context");
     const uint64_t g = ntt_ckks_galois_conj(c);
-    return hoisted_impl(c, a, &g, 1, &key, key_limbs, out, NULL, false);
+    return hoisted_impl(c, a, &g, 1, &key, key_limbs, out, NULL, false, false);
+}
+
+ntt_status ntt_ckks_rotate_sum(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *g, size_t r,
+                               const uint64_t *const *keys, size_t key_limbs, ntt_ckks_ct *out)
+{
+    return hoisted_impl(c, a, g, r, keys, key_limbs, out, NULL, false, true);
 }
 
 ntt_status ntt_ckks_cuda_automorphism(ntt_ckks *c, size_t n, uint64_t g, const uint64_t *d_in,
@@ -925,21 +1016,21 @@ ntt_status ntt_ckks_cuda_rotate_hoisted(ntt_ckks *c, const ntt_ckks_ct *a, const
                                         size_t r, const uint64_t *const *d_keys, size_t key_limbs,
                                         ntt_ckks_ct *out, ntt_cuda_stream stream)
 {
-    return hoisted_impl(c, a, g, r, d_keys, key_limbs, out, stream, true);
+    return hoisted_impl(c, a, g, r, d_keys, key_limbs, out, stream, true, false);
 }
 ntt_status ntt_ckks_cuda_rotate(ntt_ckks *c, const ntt_ckks_ct *a, long k, const uint64_t *d_key,
                                 size_t key_limbs, ntt_ckks_ct *out, ntt_cuda_stream stream)
 {
     if (!c) return ntt_fail(NTT_EINVAL, "rotate: NULL context");
     const uint64_t g = ntt_ckks_galois_rot(c, k);
-    return hoisted_impl(c, a, &g, 1, &d_key, key_limbs, out, stream, true);
+    return hoisted_impl(c, a, &g, 1, &d_key, key_limbs, out, stream, true, false);
 }
 ntt_status ntt_ckks_cuda_conjugate(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *d_key,
                                    size_t key_limbs, ntt_ckks_ct *out, ntt_cuda_stream stream)
 {
     if (!c) return ntt_fail(NTT_EINVAL, "conjugate: NULL context");
     const uint64_t g = ntt_ckks_galois_conj(c);
-    return hoisted_impl(c, a, &g, 1, &d_key, key_limbs, out, stream, true);
+    return hoisted_impl(c, a, &g, 1, &d_key, key_limbs, out, stream, true, false);
 }
 
 int ntt_ckks_cuda_last_error(const ntt_ckks *c)
@@ -950,4 +1041,11 @@ int ntt_ckks_cuda_last_error(const ntt_ckks *c)
     (void)c;
     return 0;
 #endif
+}
+
+ntt_status ntt_ckks_cuda_rotate_sum(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *g, size_t r,
+                                    const uint64_t *const *d_keys, size_t key_limbs,
+                                    ntt_ckks_ct *out, ntt_cuda_stream stream)
+{
+    return hoisted_impl(c, a, g, r, d_keys, key_limbs, out, stream, true, true);
 }

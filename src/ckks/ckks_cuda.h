@@ -44,7 +44,8 @@ void ntt_ckks_cu_free(ckks_dev *d);
 int ntt_ckks_cu_tensor(const ckks_dev *d, size_t n, size_t rows, const uint64_t *a0,
                        const uint64_t *a1, const uint64_t *b0, const uint64_t *b1, uint64_t *d0,
                        uint64_t *d1, uint64_t *d2, void *stream);
-/* out_c = x_c + y_c (c = 0, 1; y1 may be NULL: out1 = x1), or with mul set
+/* out_c = x_c + y_c (c = 0, 1; y1 may be NULL: out1 = x1; o1 NULL: out0
+   alone, x1 not read), or with mul set
    out_c = x_c y_c where y1 NULL means y0 for both (a plaintext). */
 int ntt_ckks_cu_addmul(const ckks_dev *d, size_t n, size_t rows, int mul, const uint64_t *x0,
                        const uint64_t *x1, const uint64_t *y0, const uint64_t *y1, uint64_t *o0,

@@ -8,6 +8,7 @@
 #include "ckks_cuda.h"
 #include "../cuda/cuda_device_arith.cuh"
 #include "../cuda/cuda_launch_macros.cuh"
+#include "../rns/galois_index.cuh"
 
 namespace {
 
@@ -49,14 +50,8 @@ __global__ void k_addmul(const ckks_prime *pm, size_t n, int mul, const uint64_t
         o1[x] = mulm(m, x1[x], y1 ? y1[x] : w);
     } else {
         o0[x] = ntt_addmod(x0[x], y0[x], m.p);
-        o1[x] = y1 ? ntt_addmod(x1[x], y1[x], m.p) : x1[x];
+        if (o1) o1[x] = y1 ? ntt_addmod(x1[x], y1[x], m.p) : x1[x];
     }
-}
-
-// pi(k) = brv(((2 brv(k) + 1) g mod 2N - 1) / 2), brv over log2 N bits.
-__device__ __forceinline__ size_t brv(size_t k, unsigned logn)
-{
-    return logn ? (size_t)(__brevll((unsigned long long)k) >> (64 - logn)) : 0;
 }
 
 __global__ void k_perm(const ckks_prime *pm, size_t n, unsigned logn, uint64_t g, const uint64_t *in,
@@ -64,8 +59,7 @@ __global__ void k_perm(const ckks_prime *pm, size_t n, unsigned logn, uint64_t g
 {
     const size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n) return;
-    const uint64_t e = ((2 * (uint64_t)brv(k, logn) + 1) * g) & (2 * (uint64_t)n - 1);
-    const size_t src = brv((size_t)((e - 1) / 2), logn), row = (size_t)blockIdx.y * n;
+    const size_t src = ntt_galois_src(k, logn, g), row = (size_t)blockIdx.y * n;
     const uint64_t v = in[row + src];
     out[row + k] = acc ? ntt_addmod(v, acc[row + k], pm[blockIdx.y].p) : v;
 }

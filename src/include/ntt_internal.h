@@ -151,6 +151,35 @@ NTT_API ntt_status ntt_rns_cuda_win_inner(ntt_rns *c, size_t l, ntt_rns_win w, s
 NTT_API ntt_status ntt_rns_cuda_win_moddown(ntt_rns *c, ntt_rns_win w, const uint64_t *pp,
                                             uint64_t *out0, uint64_t *out1, void *stream);
 
+/*
+ * The key switch in three phases, for the CKKS module's rotations
+ * (src/ckks): one raise shared by several inner products (hoisting), each
+ * reading its terms through an automorphism, the sums either modDowned
+ * one by one or accumulated and modDowned once.  On a CUDA context at
+ * level l, arguments unchecked, enqueued on the stream; the words are
+ * those of the public stage calls (ntt_rns_cuda_modup of every digit,
+ * the permutation of ntt_ckks_automorphism, ntt_rns_cuda_ks_inner, modular
+ * sums, ntt_rns_cuda_moddown).
+ *   raise: in's q = l+1 rows (evaluation form) decomposed and raised:
+ *     digit j's e = q+K rows at ext + j e N, its own rows copied from in.
+ *   inner_perm: the inner product of the raised digits, term k read at
+ *     the automorphism's source pi(k) (g = 0: k), with the key (the
+ *     layout of ntt_rns.h); the sums' Q rows into out0, out1 and their P
+ *     rows into the context's scratch PP, or, with accumulate, added to
+ *     what out0, out1 and PP hold.
+ *   moddown_pp: modDown of the two sums left by inner_perm (Q rows in
+ *     out0, out1, P rows in PP), in place; both in one pass when out1
+ *     lies after out0.
+ * Nothing but these calls may use the context between an inner_perm and
+ * its moddown_pp (PP is the context's scratch). */
+NTT_API ntt_status ntt_rns_cuda_ks_raise(ntt_rns *c, size_t l, const uint64_t *in, uint64_t *ext,
+                                         void *stream);
+NTT_API ntt_status ntt_rns_cuda_ks_inner_perm(ntt_rns *c, size_t l, const uint64_t *ext,
+                                              const uint64_t *key, uint64_t g, bool accumulate,
+                                              uint64_t *out0, uint64_t *out1, void *stream);
+NTT_API ntt_status ntt_rns_cuda_ks_moddown_pp(ntt_rns *c, size_t l, uint64_t *out0, uint64_t *out1,
+                                              void *stream);
+
 #ifdef __cplusplus
 }
 #endif

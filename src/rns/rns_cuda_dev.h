@@ -73,6 +73,13 @@ struct InnerArgs {
     const uint64_t *ext, *own, *key;
     uint64_t *a0, *a1, *p0, *p1;
     size_t q0, qn, pfirst, rows, beta, alpha, nq, krows, kq, r0, count;
+    // The automorphism X -> X^g read into the terms (g = 0: none; logn =
+    // log2 N), and the sums added to what out rows hold (accumulate): the
+    // CKKS rotations' seam (ntt_rns_cuda_ks_inner_perm); both force the
+    // fused kernel.
+    uint64_t g;
+    unsigned logn;
+    bool accumulate;
 };
 cudaError_t inner(const rns_cuda *d, size_t n, const InnerArgs &a, bool fused, cudaStream_t st);
 // out = (x - t) w mod p_i row by row (row i: limb limb0 + i, constants

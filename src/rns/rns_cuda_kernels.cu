@@ -5,6 +5,7 @@
 #include "rns_cuda_dev.h"
 #include "../cuda/cuda_device_arith.cuh"
 #include "../cuda/cuda_launch_macros.cuh"
+#include "galois_index.cuh"
 
 namespace nttr {
 
@@ -217,18 +218,24 @@ __global__ void k_inner(const rns_prime *pm, size_t n, InnerArgs a)
     if (k >= n) return;
     const InnerRow w = inner_row(a, r, n);
     const rns_prime m = pm[w.limb];
+    const size_t src = a.g ? ntt_galois_src(k, a.logn, a.g) : k;
     ntt_u128 s0 = 0, s1 = 0;
     for (size_t j = 0; j < a.beta; j++) {
         if (j && j % RNS_CHUNK == 0) {
             s0 = rns_reduce128(s0, &m);
             s1 = rns_reduce128(s1, &m);
         }
-        const uint64_t v = inner_term(a, w, r, j, n)[k];
+        const uint64_t v = inner_term(a, w, r, j, n)[src];
         s0 += rns_term(v, a.key[((2 * j) * a.krows + w.kr) * n + k]);
         s1 += rns_term(v, a.key[((2 * j + 1) * a.krows + w.kr) * n + k]);
     }
-    w.o0[k] = rns_reduce128(s0, &m);
-    w.o1[k] = rns_reduce128(s1, &m);
+    uint64_t o0 = rns_reduce128(s0, &m), o1 = rns_reduce128(s1, &m);
+    if (a.accumulate) {
+        o0 = ntt_addmod(o0, w.o0[k], m.p);
+        o1 = ntt_addmod(o1, w.o1[k], m.p);
+    }
+    w.o0[k] = o0;
+    w.o1[k] = o1;
 }
 
 // Unfused inner product: digit j's terms added to the sums (j == 0: set).
@@ -324,7 +331,7 @@ cudaError_t gen_consts(const rns_cuda *d, size_t nlimb, const ConvLists &L, size
 
 cudaError_t inner(const rns_cuda *d, size_t n, const InnerArgs &a, bool fused, cudaStream_t st)
 {
-    if (fused) {
+    if (fused || a.g || a.accumulate) {
         NTT_LAUNCH_THREADS(k_inner, grid(n, kBlock, a.count, 1), kBlock, 0, st, d->pm, n, a);
     } else {
         for (size_t j = 0; j < a.beta; j++)

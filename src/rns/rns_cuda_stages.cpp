@@ -222,6 +222,50 @@ ntt_status ntt_rns_cuda_do_keyswitch(ntt_rns *c, size_t l, const uint64_t *in,
     return ntt_rns_cuda_win_moddown(c, w, d->PP, out0, out1, stream);
 }
 
+ntt_status ntt_rns_cuda_ks_raise(ntt_rns *c, size_t l, const uint64_t *in, uint64_t *ext,
+                                 void *stream)
+{
+    const cudaStream_t st = static_cast<cudaStream_t>(stream);
+    rns_cuda *d = c->dev;
+    const size_t n = c->n, q = l + 1, e = q + c->np, beta = ntt_rns_digits(c, l);
+    const ntt_rns_win w = {0, q, 0, c->np};
+    if (!ntt_only(c)) {
+        CKR(c, copy(d->X, in, q * n, st));
+        for (size_t j = 0; j < beta; j++)
+            CKR(c, copy(ext + (j * e + j * c->alpha) * n, in + j * c->alpha * n,
+                        digit_len(c, l, j) * n, st));
+    }
+    TRY(rows_ntt(c, d->plan, d->X, q, 0, st, true));
+    for (size_t j = 0; j < beta; j++)
+        TRY(ntt_rns_cuda_win_modup(c, l, j, d->X + j * c->alpha * n, w, ext + j * e * n, stream));
+    return NTT_OK;
+}
+
+ntt_status ntt_rns_cuda_ks_inner_perm(ntt_rns *c, size_t l, const uint64_t *ext,
+                                      const uint64_t *key, uint64_t g, bool accumulate,
+                                      uint64_t *out0, uint64_t *out1, void *stream)
+{
+    if (ntt_only(c)) return NTT_OK;
+    const size_t q = l + 1, n = c->n;
+    unsigned logn = 0;
+    while (((size_t)1 << logn) < n) logn++;
+    const nttr::InnerArgs a = {ext,     nullptr, key,   out0,  out1,         c->dev->PP,
+                               c->dev->PP + c->np * n, 0,     q,     0,            q + c->np,
+                               ntt_rns_digits(c, l),  c->alpha, c->nq, c->nq + c->np, c->nq,
+                               0,       q + c->np, g,     logn,  accumulate};
+    CKR(c, nttr::inner(c->dev, n, a, true, static_cast<cudaStream_t>(stream)));
+    return NTT_OK;
+}
+
+ntt_status ntt_rns_cuda_ks_moddown_pp(ntt_rns *c, size_t l, uint64_t *out0, uint64_t *out1,
+                                      void *stream)
+{
+    const cudaStream_t st = static_cast<cudaStream_t>(stream);
+    TRY(rows_ntt(c, c->dev->plan_p, c->dev->PP, 2 * c->np, 0, st, true));
+    return ntt_rns_cuda_win_moddown(c, ntt_rns_win{0, l + 1, 0, c->np}, c->dev->PP, out0, out1,
+                                    stream);
+}
+
 ntt_status ntt_rns_cuda_win_transform(ntt_rns *c, size_t first, size_t count, uint64_t *d,
                                       void *stream, bool inverse)
 {
@@ -244,7 +288,8 @@ ntt_status ntt_rns_cuda_win_inner(ntt_rns *c, size_t l, ntt_rns_win w, size_t r0
 {
     if (ntt_only(c) || count == 0) return NTT_OK;
     const nttr::InnerArgs a = {ext, own, key, out0, out1, p0, p1, w.q0, w.qn, w.p0, w.qn + w.pn,
-                               ntt_rns_digits(c, l), c->alpha, c->nq, key_q + w.pn, key_q, r0, count};
+                               ntt_rns_digits(c, l), c->alpha, c->nq, key_q + w.pn, key_q, r0, count,
+                               0, 0, false};
     CKR(c, nttr::inner(c->dev, c->n, a, fused(c, RNS_FUSE_INNER), static_cast<cudaStream_t>(stream)));
     return NTT_OK;
 }
