@@ -482,9 +482,9 @@ static bool ckks_intact(void *arg)
     return !memcmp(now, x->keep, sizeof now);
 }
 
-enum { C_MUL, C_MUL_RESCALE, C_ROTATE, C_HOISTED, C_RESCALE, C_COUNT };
+enum { C_MUL, C_MUL_RESCALE, C_ROTATE, C_HOISTED, C_SUM, C_RESCALE, C_COUNT };
 static const char *const cop_names[C_COUNT] = {"mul", "mul+rescale", "rotate", "rotate_hoisted",
-                                               "rescale"};
+                                               "rotate_sum", "rescale"};
 
 static ntt_status ckks_call(void *arg)
 {
@@ -498,6 +498,11 @@ static ntt_status ckks_call(void *arg)
     case C_MUL_RESCALE: return ntt_ckks_mul(x->ck, &a, &a, x->rlk, kl, 1, &o);
     case C_ROTATE: return ntt_ckks_rotate(x->ck, &a, 1, x->gk, kl, &o);
     case C_HOISTED: return ntt_ckks_rotate_hoisted(x->ck, &a, &g, 1, keys, kl, &o);
+    case C_SUM: {
+        const uint64_t g2[2] = {5, 5};
+        const uint64_t *const k2[2] = {x->gk, x->gk};
+        return ntt_ckks_rotate_sum(x->ck, &a, g2, 2, k2, kl, &o);
+    }
     default: return ntt_ckks_rescale(x->ck, &a, &o);
     }
 }

@@ -271,9 +271,9 @@ static void polymul_mod(void)
 #define CL (CQ + CP)
 #define CK (2 * 2 * CL * CN) /* key words: dnum = 2 */
 
-enum { CK_MUL, CK_ROTATE, CK_HOISTED, CK_COUNT };
+enum { CK_MUL, CK_ROTATE, CK_HOISTED, CK_SUM, CK_COUNT };
 static const char *const ck_names[CK_COUNT] = {"ckks_cuda_mul+rescale", "ckks_cuda_rotate",
-                                               "ckks_cuda_rotate_hoisted"};
+                                               "ckks_cuda_rotate_hoisted", "ckks_cuda_rotate_sum"};
 
 static struct {
     uint64_t primes[CL];
@@ -339,6 +339,7 @@ static ntt_status ck_op_call(void *arg)
     switch (ckc.op) {
     case CK_MUL: return ntt_ckks_cuda_mul(ckc.ck, &a, &a, rlk, CK / CN, 1, &o, NULL);
     case CK_ROTATE: return ntt_ckks_cuda_rotate(ckc.ck, &a, 1, gk, CK / CN, &o, NULL);
+    case CK_SUM: return ntt_ckks_cuda_rotate_sum(ckc.ck, &a, gal, 2, keys, CK / CN, &a, NULL);
     default: {
         ntt_ckks_ct outs[2] = {o, a}; /* the second in place */
         return ntt_ckks_cuda_rotate_hoisted(ckc.ck, &a, gal, 2, keys, CK / CN, outs, NULL);
