@@ -10,6 +10,7 @@
 #include "../core/detail.h"
 #include "../core/internal.h" /* ntt_any_geq_u64 */
 #include "../include/ntt_internal.h"
+#include "../pool/pool.h"
 #ifdef NTT_HAVE_CUDA
 #include "ckks_cuda.h"
 #endif
@@ -55,6 +56,76 @@ static inline uint64_t smod(int64_t v, uint64_t p)
     if (v >= 0) return (uint64_t)v % p;
     uint64_t r = ((uint64_t)(-(v + 1)) + 1) % p;
     return r ? p - r : 0;
+}
+
+/* ---- element-wise loops, one limb (row) a unit on the RNS context's threads ---- */
+
+enum { R_ADD, R_MUL, R_TENSOR, R_PERM, R_ACC };
+typedef struct {
+    const ntt_ckks *c;
+    int op;
+    size_t q;       /* R_ACC: rows of an extended polynomial on Q_(q-1) and P */
+    bool first;     /* R_ACC: set rather than add */
+    const uint64_t *x0, *x1, *y0, *y1;
+    uint64_t *o0, *o1, *o2;
+} rows_job;
+
+/* Row k of a q + K row extended polynomial: its prime's index. */
+static size_t ext_prime(const ntt_ckks *c, size_t q, size_t k) { return k < q ? k : c->nq + (k - q); }
+
+/* Row k of:
+   R_ADD     o0 = x0 + y0, o1 = x1 + y1 (y1 NULL: x1; o1 NULL: none)
+   R_MUL     o0 = x0 y0, o1 = x1 y1 (y1 NULL: y0)
+   R_TENSOR  o0 = x0 y0, o1 = x0 y1 + x1 y0, o2 = x1 y1
+   R_PERM    o0 = x0 through c->perm (+ y0 when set)
+   R_ACC     o0 (+)= x0, o1 (+)= x1 on extended rows (prime ext_prime) */
+static void row_unit(void *arg, unsigned phase, size_t k, int thread)
+{
+    (void)phase, (void)thread;
+    const rows_job *j = arg;
+    const ntt_ckks *c = j->c;
+    const size_t n = c->n, b = k * n, e = b + n;
+    const size_t pk = j->op == R_ACC ? ext_prime(c, j->q, k) : k;
+    const uint64_t p = c->pr[pk];
+    switch (j->op) {
+    case R_ADD:
+        for (size_t x = b; x < e; x++) j->o0[x] = ntt_addmod(j->x0[x], j->y0[x], p);
+        if (j->o1)
+            for (size_t x = b; x < e; x++) j->o1[x] = j->y1 ? ntt_addmod(j->x1[x], j->y1[x], p) : j->x1[x];
+        break;
+    case R_MUL:
+        for (size_t x = b; x < e; x++) {
+            j->o0[x] = mulm(c, pk, j->x0[x], j->y0[x]);
+            j->o1[x] = mulm(c, pk, j->x1[x], (j->y1 ? j->y1 : j->y0)[x]);
+        }
+        break;
+    case R_TENSOR:
+        for (size_t x = b; x < e; x++) {
+            const uint64_t a0 = j->x0[x], a1 = j->x1[x], b0 = j->y0[x], b1 = j->y1[x];
+            j->o0[x] = mulm(c, pk, a0, b0);
+            j->o1[x] = ntt_addmod(mulm(c, pk, a0, b1), mulm(c, pk, a1, b0), p);
+            j->o2[x] = mulm(c, pk, a1, b1);
+        }
+        break;
+    case R_PERM:
+        for (size_t x = 0; x < n; x++) {
+            const uint64_t v = j->x0[b + c->perm[x]];
+            j->o0[b + x] = j->y0 ? ntt_addmod(v, j->y0[b + x], p) : v;
+        }
+        break;
+    default: /* R_ACC */
+        for (size_t x = b; x < e; x++) {
+            j->o0[x] = j->first ? j->x0[x] : ntt_addmod(j->o0[x], j->x0[x], p);
+            j->o1[x] = j->first ? j->x1[x] : ntt_addmod(j->o1[x], j->x1[x], p);
+        }
+    }
+}
+
+/* The job over `rows` rows; one thread below about 2^16 words. */
+static void rows_run(const ntt_ckks *c, size_t rows, const rows_job *j)
+{
+    ntt_pool *pool = rows > 1 && rows * c->n >= ((size_t)1 << 16) ? ntt_rns_pool(c->rns) : NULL;
+    ntt_pool_for(pool, rows, row_unit, (void *)j);
 }
 
 /* SplitMix64: deterministic, not cryptographic (see the header). */
@@ -332,13 +403,6 @@ static void make_perm(ntt_ckks *c, uint64_t g)
     }
 }
 
-static void permute(const ntt_ckks *c, const uint64_t *in, size_t limbs, uint64_t *out)
-{
-    const size_t n = c->n;
-    for (size_t l = 0; l < limbs; l++)
-        for (size_t k = 0; k < n; k++) out[l * n + k] = in[l * n + c->perm[k]];
-}
-
 /* ---- secret, keys, encryption ---------------------------------------------- */
 
 ntt_status ntt_ckks_secret_gen(ntt_ckks *c, uint64_t seed, int8_t *s, size_t n)
@@ -593,13 +657,9 @@ static ntt_status add_impl(ntt_ckks *c, const ntt_ckks_ct *a, const ntt_ckks_ct 
         return NTT_OK;
     }
 #endif
-    (void)stream;
-    for (size_t k = 0; k <= lo; k++)
-        for (size_t i = 0; i < n; i++) {
-            const size_t x = k * n + i;
-            out->c0[x] = ntt_addmod(a->c0[x], b->c0[x], c->pr[k]);
-            out->c1[x] = ntt_addmod(a->c1[x], b->c1[x], c->pr[k]);
-        }
+    (void)stream, (void)n;
+    const rows_job j = {c, R_ADD, 0, false, a->c0, a->c1, b->c0, b->c1, out->c0, out->c1, NULL};
+    rows_run(c, lo + 1, &j);
     out->level = lo;
     return NTT_OK;
 }
@@ -638,18 +698,10 @@ static ntt_status plain_impl(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t *
         return NTT_OK;
     }
 #endif
-    (void)stream;
-    for (size_t k = 0; k <= l; k++)
-        for (size_t i = 0; i < n; i++) {
-            const size_t x = k * n + i;
-            if (mul) {
-                out->c0[x] = mulm(c, k, a->c0[x], pt[x]);
-                out->c1[x] = mulm(c, k, a->c1[x], pt[x]);
-            } else {
-                out->c0[x] = ntt_addmod(a->c0[x], pt[x], c->pr[k]);
-                out->c1[x] = a->c1[x];
-            }
-        }
+    (void)stream, (void)n;
+    const rows_job j = {c, mul ? R_MUL : R_ADD, 0, false, a->c0, a->c1, pt, NULL, out->c0, out->c1,
+                        NULL};
+    rows_run(c, l + 1, &j);
     out->level = l;
     return NTT_OK;
 }
@@ -734,22 +786,12 @@ static ntt_status mul_impl(ntt_ckks *c, const ntt_ckks_ct *a, const ntt_ckks_ct 
     } else
 #endif
     {
-        for (size_t k = 0; k < q; k++)
-            for (size_t i = 0; i < n; i++) {
-                const size_t x = k * n + i;
-                const uint64_t a0 = a->c0[x], a1 = a->c1[x], b0 = b->c0[x], b1 = b->c1[x];
-                d0[x] = mulm(c, k, a0, b0);
-                d1[x] = ntt_addmod(mulm(c, k, a0, b1), mulm(c, k, a1, b0), c->pr[k]);
-                d2[x] = mulm(c, k, a1, b1);
-            }
+        const rows_job t = {c, R_TENSOR, 0, false, a->c0, a->c1, b->c0, b->c1, d0, d1, d2};
+        rows_run(c, q, &t);
         if ((s = ntt_rns_keyswitch(c->rns, n, l, d2, q, rlk, key_limbs, c->acc0, c->acc1, q)))
             return s;
-        for (size_t k = 0; k < q; k++)
-            for (size_t i = 0; i < n; i++) {
-                const size_t x = k * n + i;
-                s0[x] = ntt_addmod(d0[x], c->acc0[x], c->pr[k]);
-                s1[x] = ntt_addmod(d1[x], c->acc1[x], c->pr[k]);
-            }
+        const rows_job u = {c, R_ADD, 0, false, d0, d1, c->acc0, c->acc1, s0, s1, NULL};
+        rows_run(c, q, &u);
     }
     if (rescale && ((s = rescale_poly(c, l, d0, out->c0, stream, dev)) ||
                     (s = rescale_poly(c, l, d1, out->c1, stream, dev))))
@@ -766,20 +808,11 @@ static ntt_status perm_rows(ntt_ckks *c, uint64_t g, size_t rows, const uint64_t
     if (dev) return CU(ntt_ckks_cu_perm(&c->cu, c->n, (unsigned)c->logn, g, rows, in, acc, out, stream));
 #endif
     (void)stream, (void)dev;
-    const size_t n = c->n;
     make_perm(c, g);
-    if (!acc) {
-        permute(c, in, rows, out);
-        return NTT_OK;
-    }
-    for (size_t k = 0; k < rows; k++)
-        for (size_t x = 0; x < n; x++)
-            out[k * n + x] = ntt_addmod(in[k * n + c->perm[x]], acc[k * n + x], c->pr[k]);
+    const rows_job j = {c, R_PERM, 0, false, in, NULL, acc, NULL, out, NULL, NULL};
+    rows_run(c, rows, &j);
     return NTT_OK;
 }
-
-/* Row k of a q + K row extended polynomial: its prime's index. */
-static size_t ext_prime(const ntt_ckks *c, size_t q, size_t k) { return k < q ? k : c->nq + (k - q); }
 
 /* The rotations' host form on the RNS context's public calls: each raised
    digit permuted, the inner product, then modDown per rotation, or (sum)
@@ -809,13 +842,9 @@ static ntt_status hoisted_host(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t
             return s;
         if (sum) {
             (void)perm_rows(c, g[i], q, c0, i ? csum : NULL, csum, NULL, false);
-            for (size_t k = 0; k < e; k++) {
-                const uint64_t p = c->pr[ext_prime(c, q, k)];
-                for (size_t x = k * n; x < (k + 1) * n; x++) {
-                    c->sum0[x] = i ? ntt_addmod(c->sum0[x], c->acc0[x], p) : c->acc0[x];
-                    c->sum1[x] = i ? ntt_addmod(c->sum1[x], c->acc1[x], p) : c->acc1[x];
-                }
-            }
+            const rows_job j = {c, R_ACC, q, i == 0, c->acc0, c->acc1, NULL, NULL, c->sum0, c->sum1,
+                                NULL};
+            rows_run(c, e, &j);
             continue;
         }
         if ((s = ntt_rns_moddown(c->rns, n, l, c->acc0, e, c->acc0, q)) ||
@@ -829,9 +858,8 @@ static ntt_status hoisted_host(ntt_ckks *c, const ntt_ckks_ct *a, const uint64_t
         if ((s = ntt_rns_moddown(c->rns, n, l, c->sum0, e, c->sum0, q)) ||
             (s = ntt_rns_moddown(c->rns, n, l, c->sum1, e, c->sum1, q)))
             return s;
-        for (size_t k = 0; k < q; k++)
-            for (size_t x = k * n; x < (k + 1) * n; x++)
-                out->c0[x] = ntt_addmod(csum[x], c->sum0[x], c->pr[k]);
+        const rows_job j = {c, R_ADD, 0, false, csum, NULL, c->sum0, NULL, out->c0, NULL, NULL};
+        rows_run(c, q, &j);
         memcpy(out->c1, c->sum1, q * n * 8);
         out->level = l;
     }

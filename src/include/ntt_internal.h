@@ -105,6 +105,10 @@ enum {
 /* NTT_EINVAL for a mask with other bits or a context that is not CUDA. */
 ntt_status ntt_rns_cuda_set_fusion(ntt_rns *c, unsigned mask);
 
+/* The RNS context's threads (src/pool), NULL for one thread: the CKKS
+   module runs its element-wise loops on them. */
+struct ntt_pool *ntt_rns_pool(const ntt_rns *c);
+
 /*
  * The key switch's pieces on a window of an extended polynomial's rows, for
  * libntt_multigpu's key switch with the limbs partitioned across GPUs

@@ -283,6 +283,7 @@ size_t ntt_rns_p_count(const ntt_rns *c) { return c ? c->np : 0; }
 size_t ntt_rns_dnum(const ntt_rns *c) { return c ? c->dnum : 0; }
 size_t ntt_rns_alpha(const ntt_rns *c) { return c ? c->alpha : 0; }
 ntt_backend ntt_rns_backend(const ntt_rns *c) { return c ? c->backend : NTT_BACKEND_AUTO; }
+struct ntt_pool *ntt_rns_pool(const ntt_rns *c) { return c ? c->pool : NULL; }
 int ntt_rns_threads(const ntt_rns *c) { return c ? c->threads : 0; }
 
 size_t ntt_rns_digits(const ntt_rns *c, size_t level)
