@@ -175,6 +175,13 @@ static double median(const double *x, int n)
     return m;
 }
 
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static double max_over_ranks(double x)
 {
     double m = x;
@@ -241,6 +248,9 @@ typedef struct {
     int ok;
     char why[160];
     double *reps, *mpi_s, *a2a_s, *comp_s; /* per repetition, slowest rank */
+    double *cpu_s;             /* per repetition: the CPU time of the slowest rank's
+                                  process (all its threads), on a loaded host the
+                                  steadier figure */
     int nreps;
     pmpi_counters per_call;    /* rank 0's counts of one call, bytes of one call */
     uint64_t *bytes_rank;      /* bytes each rank sent in one call (rank 0 only) */
@@ -323,9 +333,9 @@ static ntt_status time_row(sizecase *s, int k, int rep)
         MPI_Barrier(MPI_COMM_WORLD);
     pmpi_reset();
     pmpi_enable(1);
-    const double t0 = MPI_Wtime();
+    const double c0 = cpu_now(), t0 = MPI_Wtime();
     ntt_status st = call_row(s, k);
-    const double t = MPI_Wtime() - t0;
+    const double t = MPI_Wtime() - t0, cpu = cpu_now() - c0;
     pmpi_enable(0);
     pmpi_counters c;
     pmpi_get(&c);
@@ -342,6 +352,7 @@ static ntt_status time_row(sizecase *s, int k, int rep)
     r->mpi_s[rep] = max_over_ranks(in_mpi);
     r->a2a_s[rep] = max_over_ranks(in_a2a);
     r->comp_s[rep] = max_over_ranks(t - in_mpi);
+    r->cpu_s[rep] = max_over_ranks(cpu);
     r->nreps = rep + 1;
     if (rep == 0) {
         /* The counts of one call; each rank's bytes; do all ranks agree? */
@@ -394,13 +405,14 @@ static ntt_status setup_case(sizecase *s, const options *o, int logn)
     ntt_status st = NTT_OK;
     for (int k = 0; k < ROW_COUNT; k++) {
         row *r = &s->rows[k];
-        r->reps = calloc(4 * (size_t)o->reps, sizeof(double));
+        r->reps = calloc(5 * (size_t)o->reps, sizeof(double));
         r->bytes_rank = calloc((size_t)g_size, sizeof(uint64_t));
         if (!r->reps || !r->bytes_rank) st = NTT_ENOMEM;
         else {
             r->mpi_s = r->reps + o->reps;
             r->a2a_s = r->mpi_s + o->reps;
             r->comp_s = r->a2a_s + o->reps;
+            r->cpu_s = r->comp_s + o->reps;
         }
         r->ok = 1;
     }
@@ -518,8 +530,8 @@ static void json_row(FILE *f, const sizecase *s, int k, int first)
     }
     fprintf(f, ", \"verified\": %s, \"median_s\": %.9g, \"min_s\": %.9g, \"max_s\": %.9g",
             s->n <= ((size_t)1 << o->verify_max) ? "true" : "false", median(r->reps, n), lo, hi);
-    fprintf(f, ", \"alltoall_s\": %.9g, \"mpi_s\": %.9g, \"compute_s\": %.9g",
-            median(r->a2a_s, n), median(r->mpi_s, n), median(r->comp_s, n));
+    fprintf(f, ", \"alltoall_s\": %.9g, \"mpi_s\": %.9g, \"compute_s\": %.9g, \"cpu_s\": %.9g",
+            median(r->a2a_s, n), median(r->mpi_s, n), median(r->comp_s, n), median(r->cpu_s, n));
     uint64_t a2a = 0;
     for (int i = 0; i < PM_COUNT; i++)
         if (pmpi_is_alltoall(i)) a2a += r->per_call.calls[i];
@@ -541,6 +553,8 @@ static void json_row(FILE *f, const sizecase *s, int k, int first)
     json_array(f, r->a2a_s, n);
     fputs(", \"compute_reps_s\": ", f);
     json_array(f, r->comp_s, n);
+    fputs(", \"cpu_reps_s\": ", f);
+    json_array(f, r->cpu_s, n);
     fputc('}', f);
 }
 
@@ -672,8 +686,8 @@ int bench_mpi(int argc, char **argv)
                 (unsigned long long)o.p, o.reps, ntt_backend_name(o.backend), o.threads,
                 (unsigned long long)o.seed);
     }
-    say("%-13s %5s %10s %12s %12s %12s %12s %6s %12s\n", "row", "ranks", "n", "median", "min",
-        "alltoall", "compute", "a2a/c", "MB sent/rk");
+    say("%-13s %5s %3s %10s %12s %12s %12s %12s %12s %6s %12s\n", "row", "ranks", "thr", "n",
+        "median", "min", "cpu", "alltoall", "compute", "a2a/c", "MB sent/rk");
     int first = 1;
     for (int si = 0; si < o.nsizes; si++) {
         sizecase s;
@@ -730,8 +744,10 @@ int bench_mpi(int argc, char **argv)
                     if (pmpi_is_alltoall(i)) a2a += r->per_call.calls[i];
                 for (int i = 0; i < g_size; i++) mx = r->bytes_rank[i] > mx ? r->bytes_rank[i] : mx;
                 for (int i = 1; i < r->nreps; i++) lo = r->reps[i] < lo ? r->reps[i] : lo;
-                say("%-13s %5d %10zu %10.3f ms %10.3f ms %10.3f ms %10.3f ms %6llu %12.2f\n",
-                    row_names[k], g_size, s.n, 1e3 * median(r->reps, r->nreps), 1e3 * lo,
+                say("%-13s %5d %3d %10zu %10.3f ms %10.3f ms %10.3f ms %10.3f ms %10.3f ms %6llu "
+                    "%12.2f\n",
+                    row_names[k], k == ROW_OMP ? 1 : g_size, r->threads, s.n,
+                    1e3 * median(r->reps, r->nreps), 1e3 * lo, 1e3 * median(r->cpu_s, r->nreps),
                     1e3 * median(r->a2a_s, r->nreps),
                     1e3 * median(r->comp_s, r->nreps), (unsigned long long)a2a, (double)mx / 1e6);
             } else {
