@@ -169,14 +169,22 @@ static void rows_out_band(void *arg, unsigned phase, size_t b, int t)
     const size_t cesz = pl->width == NTT_U32 ? 4 : 8;
     mpi_thread *th = &pl->th[t];
     const size_t j0 = b * H, h = R - j0 < H ? R - j0 : H;
+    /* Rows in the workspace a line apart more than their length: the
+       transposes' tiles then read rows from different cache sets (a
+       power-of-two stride puts them all in one). */
+    const size_t ld = n2 >= 64 ? n2 + 64 / esz : n2;
     for (size_t o = 0; o < ops; o++)
         for (size_t k = 0; k < pl->nmod; k++) {
-            if (mpi_load(pl, th->ws, (const char *)L->src[o] + j0 * n2 * cesz, h * n2, k)) {
+            bool bad = false;
+            for (size_t i = 0; i < h; i++)
+                bad |= mpi_load(pl, AT(th->ws, i * ld),
+                                (const char *)L->src[o] + (j0 + i) * n2 * cesz, n2, k);
+            if (bad) {
                 band_status(L, NTT_ERANGE);
                 continue;
             }
             if (th->row[k]) {
-                const ntt_status s = transform(th->row[k], pl->ww, th->ws, h, n2, false);
+                const ntt_status s = transform(th->row[k], pl->ww, th->ws, h, ld, false);
                 if (s != NTT_OK) {
                     band_status(L, s);
                     continue;
@@ -189,7 +197,7 @@ static void rows_out_band(void *arg, unsigned phase, size_t b, int t)
                     const size_t Cq = mpi_piece_lo(C, q + 1, pl->chunks) - lo;
                     if (Cq == 0) continue;
                     void *dst = AT(pl->rbuf, soff[d] + mpi_run_off(pl, ops, R, C, o, k, lo) + j0);
-                    mpi_transpose(dst, R, CAT(th->ws, pl->col0[d] + lo), n2, h, Cq, esz, false);
+                    mpi_transpose(dst, R, CAT(th->ws, pl->col0[d] + lo), ld, h, Cq, esz, false);
                 }
             }
         }

@@ -354,7 +354,7 @@ static ntt_status work_init(ntt_mpi_plan *plan, ntt_backend backend, const ntt_p
     const size_t share_c = (plan->cols + (size_t)nthreads - 1) / (size_t)nthreads;
     W = W > share_c ? share_c : W;
     plan->band_cols = W ? W : 1;
-    size_t ws = plan->nmod * plan->band_rows * plan->n2;
+    size_t ws = plan->nmod * plan->band_rows * (plan->n2 + 64 / esz);
     if (2 * plan->band_cols * plan->n1 > ws) ws = 2 * plan->band_cols * plan->n1;
 
     plan->nthreads = nthreads;
