@@ -50,7 +50,7 @@ typedef struct {
     const void *in;
     void *out;
     size_t ops;
-    size_t c_lo, c_hi;
+    size_t c_lo, c_hi, W; /* W: columns per band (0: the plan's) */
     atomic_int st;
 } band_loop;
 
@@ -333,7 +333,7 @@ static size_t col_bands(const ntt_mpi_plan *pl, size_t lo, size_t hi)
 /* Band b's columns: [*c0, *c0 + return). */
 static size_t band_cols(const band_loop *L, size_t b, size_t *c0)
 {
-    const size_t W = L->pl->band_cols;
+    const size_t W = L->W ? L->W : L->pl->band_cols;
     *c0 = L->c_lo + b * W;
     return L->c_hi - *c0 < W ? L->c_hi - *c0 : W;
 }
@@ -471,8 +471,8 @@ static void poke(ntt_mpi_plan *pl, MPI_Request *a, MPI_Request *b)
 {
     const double t0 = mpi_now();
     int done;
-    if (*a != MPI_REQUEST_NULL) MPI_Test(a, &done, MPI_STATUS_IGNORE);
-    if (*b != MPI_REQUEST_NULL) MPI_Test(b, &done, MPI_STATUS_IGNORE);
+    if (a && *a != MPI_REQUEST_NULL) MPI_Test(a, &done, MPI_STATUS_IGNORE);
+    if (b && *b != MPI_REQUEST_NULL) MPI_Test(b, &done, MPI_STATUS_IGNORE);
     pl->stats.exchange_s += mpi_now() - t0;
 }
 
@@ -494,17 +494,17 @@ static ntt_status polymul_pieces(ntt_mpi_plan *pl, ntt_status st)
         mpi_st = larger(mpi_st, wait_piece(pl, &fwd[q]));
         if (q + 1 < K) mpi_st = larger(mpi_st, post_piece(pl, X_COLS2, q + 1, &fwd[q + 1]));
         if (st == NTT_OK && mpi_st == NTT_OK) {
-            band_loop L = {.pl = pl,
-                           .c_lo = mpi_piece_lo(pl->cols, q, K),
-                           .c_hi = mpi_piece_lo(pl->cols, q + 1, K)};
-            const size_t nb = col_bands(pl, L.c_lo, L.c_hi), c_hi = L.c_hi;
-            /* A few bands at a time (one per thread), MPI poked between. */
+            /* The piece's columns in bands narrow enough for every thread,
+               a round of bands (one per thread) at a time, MPI poked
+               between rounds. */
+            const size_t lo = mpi_piece_lo(pl->cols, q, K), hi = mpi_piece_lo(pl->cols, q + 1, K);
+            size_t W = (hi - lo + group - 1) / group;
+            W = W < 1 ? 1 : W > pl->band_cols ? pl->band_cols : W;
+            const size_t nb = (hi - lo + W - 1) / W;
             for (size_t b = 0; b < nb; b += group) {
-                L.c_lo = mpi_piece_lo(pl->cols, q, K) + b * pl->band_cols;
-                L.c_hi = c_hi;
-                const size_t now = nb - b < group ? nb - b : group;
-                st = larger(st, bands_run(&L, now, polymul_band));
-                poke(pl, q + 1 < K ? &fwd[q + 1] : &back[K - 1], q > 0 ? &back[q - 1] : &fwd[0]);
+                band_loop L = {.pl = pl, .c_lo = lo + b * W, .c_hi = hi, .W = W};
+                st = larger(st, bands_run(&L, nb - b < group ? nb - b : group, polymul_band));
+                poke(pl, q + 1 < K ? &fwd[q + 1] : NULL, q > 0 ? &back[q - 1] : NULL);
             }
         }
         mpi_st = larger(mpi_st, post_piece(pl, X_ROWS, q, &back[q]));

@@ -49,9 +49,9 @@ void ntt_mpi_stats_reset(ntt_mpi_plan *plan)
     if (plan) memset(&plan->stats, 0, sizeof plan->stats);
 }
 
-/* Cache-line aligned (the transposes' streaming stores); the message
-   buffers, which the transposes stride through, on huge pages where the
-   system offers them (src/core/alloc.h).  NULL on failure. */
+/* Cache-line aligned (the transposes' tiles); the message buffers, which
+   the transposes stride through, on huge pages where the system offers
+   them (src/core/alloc.h).  NULL on failure. */
 static void *alloc64(size_t bytes) { return ntt_alloc_aligned(bytes); }
 
 void ntt_mpi_plan_destroy(ntt_mpi_plan *plan)
