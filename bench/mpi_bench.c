@@ -24,6 +24,7 @@
 #include "sysinfo.h"
 #include "mpi_pmpi.h"
 #include "mpi_master_slave.h"
+#include "mpi_internal.h" /* ntt_mpi_stats_*, ntt_mpi_mode_get */
 
 #include <errno.h>
 #include <stdarg.h>
@@ -56,7 +57,7 @@ typedef struct {
     uint64_t p;
     int reps;
     ntt_backend backend;
-    int threads;       /* OpenMP threads per rank of the four-step (backend openmp) */
+    int threads;       /* threads per rank of the four-step (the plan's option) */
     int omp, baseline, sweep;
     int verify_max;    /* largest log2 n checked against ntt_polymul_mod */
     uint64_t seed;
@@ -77,7 +78,8 @@ static void usage(FILE *f)
           "  --p         modulus (default 469762049 = 7*2^26+1; any p in [2, 2^63))\n"
           "  --reps      timed repetitions per row (default 10)\n"
           "  --backend   local backend of each rank (default auto)\n"
-          "  --threads   OpenMP threads per rank with --backend openmp\n"
+          "  --threads   threads per rank of the four-step (0 or 1: one; openmp: 0 = all\n"
+          "              cores); the openmp row runs ranks x threads threads\n"
           "  --verify-max  check against ntt_polymul_mod up to 2^L (default 26)\n"
           "Run with --bind-to none: the OpenMP row needs every core for rank 0.\n",
           f);
@@ -175,6 +177,13 @@ static double median(const double *x, int n)
     return m;
 }
 
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static double max_over_ranks(double x)
 {
     double m = x;
@@ -241,8 +250,14 @@ typedef struct {
     int ok;
     char why[160];
     double *reps, *mpi_s, *a2a_s, *comp_s; /* per repetition, slowest rank */
+    double *cpu_s;             /* per repetition: the CPU time of the slowest rank's
+                                  process (all its threads), on a loaded host the
+                                  steadier figure */
     int nreps;
     pmpi_counters per_call;    /* rank 0's counts of one call, bytes of one call */
+    uint64_t moved;            /* four-step: the largest count of bytes any rank's data
+                                  crossed to other ranks in one product (the library's
+                                  count: through MPI or read from a shared window) */
     uint64_t *bytes_rank;      /* bytes each rank sent in one call (rank 0 only) */
     int counts_agree;          /* every rank made the same calls */
     double plan_s;
@@ -256,6 +271,8 @@ typedef struct {
     uint64_t p;
     ntt_mpi_plan *plan;
     ntt_mpi_local loc;
+    int shm;                   /* the plan's exchange: shared window or all-to-alls */
+    size_t chunks;             /* pieces of the product's all-to-alls */
     ntt_mpi_ms *ms;
     void *la, *lb, *lc;        /* this rank's shares */
     void *ga, *gb, *gc;        /* rank 0: natural order, width w, n each */
@@ -274,7 +291,7 @@ static ntt_status call_row(sizecase *s, int k)
         break;
     case ROW_OMP:
         if (g_rank == 0) {
-            const ntt_plan_options po = {.threads = g_size};
+            const ntt_plan_options po = {.threads = s->rows[ROW_OMP].threads};
             st = ntt_polymul_mod_ex(s->c64, s->a64, s->h, s->b64, s->h, s->p, NTT_BACKEND_OPENMP,
                                     &po);
         }
@@ -322,10 +339,11 @@ static ntt_status time_row(sizecase *s, int k, int rep)
     else
         MPI_Barrier(MPI_COMM_WORLD);
     pmpi_reset();
+    if (k == ROW_FOUR) ntt_mpi_stats_reset(s->plan);
     pmpi_enable(1);
-    const double t0 = MPI_Wtime();
+    const double c0 = cpu_now(), t0 = MPI_Wtime();
     ntt_status st = call_row(s, k);
-    const double t = MPI_Wtime() - t0;
+    const double t = MPI_Wtime() - t0, cpu = cpu_now() - c0;
     pmpi_enable(0);
     pmpi_counters c;
     pmpi_get(&c);
@@ -333,7 +351,7 @@ static ntt_status time_row(sizecase *s, int k, int rep)
     double in_mpi = 0, in_a2a = 0;
     for (int i = 0; i < PM_COUNT; i++) {
         in_mpi += c.seconds[i];
-        if (pmpi_is_alltoall(i)) in_a2a += c.seconds[i];
+        if (pmpi_is_exchange(i)) in_a2a += c.seconds[i];
     }
     int bad = st != NTT_OK, any_bad = 0;
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -342,6 +360,7 @@ static ntt_status time_row(sizecase *s, int k, int rep)
     r->mpi_s[rep] = max_over_ranks(in_mpi);
     r->a2a_s[rep] = max_over_ranks(in_a2a);
     r->comp_s[rep] = max_over_ranks(t - in_mpi);
+    r->cpu_s[rep] = max_over_ranks(cpu);
     r->nreps = rep + 1;
     if (rep == 0) {
         /* The counts of one call; each rank's bytes; do all ranks agree? */
@@ -354,6 +373,11 @@ static ntt_status time_row(sizecase *s, int k, int rep)
         uint64_t bytes = 0;
         for (int i = 0; i < PM_COUNT; i++) bytes += c.bytes[i];
         MPI_Gather(&bytes, 1, MPI_UINT64_T, r->bytes_rank, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+        if (k == ROW_FOUR) {
+            ntt_mpi_stats ps;
+            ntt_mpi_stats_get(s->plan, &ps);
+            MPI_Allreduce(&ps.bytes_sent, &r->moved, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+        }
     }
     return NTT_OK;
 }
@@ -394,13 +418,14 @@ static ntt_status setup_case(sizecase *s, const options *o, int logn)
     ntt_status st = NTT_OK;
     for (int k = 0; k < ROW_COUNT; k++) {
         row *r = &s->rows[k];
-        r->reps = calloc(4 * (size_t)o->reps, sizeof(double));
+        r->reps = calloc(5 * (size_t)o->reps, sizeof(double));
         r->bytes_rank = calloc((size_t)g_size, sizeof(uint64_t));
         if (!r->reps || !r->bytes_rank) st = NTT_ENOMEM;
         else {
             r->mpi_s = r->reps + o->reps;
             r->a2a_s = r->mpi_s + o->reps;
             r->comp_s = r->a2a_s + o->reps;
+            r->cpu_s = r->comp_s + o->reps;
         }
         r->ok = 1;
     }
@@ -432,12 +457,12 @@ static ntt_status setup_case(sizecase *s, const options *o, int logn)
     const ntt_plan_options po = {.threads = o->threads};
     row *four = &s->rows[ROW_FOUR];
     four->active = 1;
-    four->threads = o->backend == NTT_BACKEND_OPENMP ? o->threads : 1;
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     st = ntt_mpi_plan_create(&s->plan, MPI_COMM_WORLD, s->n, s->p, s->w, o->backend, &po);
     four->plan_s = max_over_ranks(MPI_Wtime() - t0);
     if (st == NTT_OK) st = ntt_mpi_local_size(s->plan, &s->loc);
+    if (st == NTT_OK) ntt_mpi_mode_get(s->plan, &s->shm, &s->chunks, &four->threads);
     if (st == NTT_OK) {
         s->la = calloc(s->loc.alloc + 1, esz);
         s->lb = calloc(s->loc.alloc + 1, esz);
@@ -455,7 +480,7 @@ static ntt_status setup_case(sizecase *s, const options *o, int logn)
     if (st != NTT_OK) return st;
 
     s->rows[ROW_OMP].active = o->omp && ntt_backend_available(NTT_BACKEND_OPENMP);
-    s->rows[ROW_OMP].threads = g_size;
+    s->rows[ROW_OMP].threads = g_size * (four->threads > 1 ? four->threads : 1);
     if (o->omp && !s->rows[ROW_OMP].active) snprintf(s->rows[ROW_OMP].why, 160, "unavailable");
     row *ms = &s->rows[ROW_MS];
     ms->threads = 1;
@@ -499,8 +524,11 @@ static void json_row(FILE *f, const sizecase *s, int k, int first)
                 ntt_backend_name(o->backend == NTT_BACKEND_AUTO ? ntt_backend_resolve_auto()
                                                                 : o->backend));
     if (k == ROW_FOUR)
-        fprintf(f, ", \"n1\": %zu, \"n2\": %zu, \"moduli\": %zu, \"path\": \"%s\"", s->loc.n1,
-                s->loc.n2, s->loc.moduli, s->loc.transforms ? "direct" : "crt");
+        fprintf(f, ", \"n1\": %zu, \"n2\": %zu, \"moduli\": %zu, \"path\": \"%s\", "
+                   "\"exchange\": \"%s\", \"pieces\": %zu, \"bytes_per_rank_per_product\": %llu",
+                s->loc.n1, s->loc.n2, s->loc.moduli, s->loc.transforms ? "direct" : "crt",
+                s->shm ? "shared-window" : "alltoall", s->chunks,
+                (unsigned long long)r->moved);
     if (k != ROW_OMP) fprintf(f, ", \"plan_s\": %.6g", r->plan_s);
     if (!r->active || !r->ok || r->nreps == 0) {
         fprintf(f, ", \"verified\": false, \"error\": ");
@@ -518,8 +546,8 @@ static void json_row(FILE *f, const sizecase *s, int k, int first)
     }
     fprintf(f, ", \"verified\": %s, \"median_s\": %.9g, \"min_s\": %.9g, \"max_s\": %.9g",
             s->n <= ((size_t)1 << o->verify_max) ? "true" : "false", median(r->reps, n), lo, hi);
-    fprintf(f, ", \"alltoall_s\": %.9g, \"mpi_s\": %.9g, \"compute_s\": %.9g",
-            median(r->a2a_s, n), median(r->mpi_s, n), median(r->comp_s, n));
+    fprintf(f, ", \"alltoall_s\": %.9g, \"mpi_s\": %.9g, \"compute_s\": %.9g, \"cpu_s\": %.9g",
+            median(r->a2a_s, n), median(r->mpi_s, n), median(r->comp_s, n), median(r->cpu_s, n));
     uint64_t a2a = 0;
     for (int i = 0; i < PM_COUNT; i++)
         if (pmpi_is_alltoall(i)) a2a += r->per_call.calls[i];
@@ -541,6 +569,8 @@ static void json_row(FILE *f, const sizecase *s, int k, int first)
     json_array(f, r->a2a_s, n);
     fputs(", \"compute_reps_s\": ", f);
     json_array(f, r->comp_s, n);
+    fputs(", \"cpu_reps_s\": ", f);
+    json_array(f, r->cpu_s, n);
     fputc('}', f);
 }
 
@@ -655,8 +685,9 @@ int bench_mpi(int argc, char **argv)
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rc) goto done;
 
-    say("ntt-bench mpi: %d ranks, p = %llu, backend %s, %d reps\n", g_size,
-        (unsigned long long)o.p, ntt_backend_name(o.backend), o.reps);
+    say("ntt-bench mpi: %d ranks x %d threads, p = %llu, backend %s, %d reps\n", g_size,
+        o.threads > 1 ? o.threads : 1, (unsigned long long)o.p, ntt_backend_name(o.backend),
+        o.reps);
     double bw[2] = {memcpy_gbps(0), memcpy_gbps(1)};
     say("memcpy (read+write): %.1f GB/s one rank alone, %.1f GB/s per rank with all copying\n",
         bw[0], bw[1]);
@@ -672,8 +703,8 @@ int bench_mpi(int argc, char **argv)
                 (unsigned long long)o.p, o.reps, ntt_backend_name(o.backend), o.threads,
                 (unsigned long long)o.seed);
     }
-    say("%-13s %5s %10s %12s %12s %12s %12s %6s %12s\n", "row", "ranks", "n", "median", "min",
-        "alltoall", "compute", "a2a/c", "MB sent/rk");
+    say("%-13s %5s %3s %10s %12s %12s %12s %12s %12s %6s %12s\n", "row", "ranks", "thr", "n",
+        "median", "min", "cpu", "alltoall", "compute", "a2a/c", "MB sent/rk");
     int first = 1;
     for (int si = 0; si < o.nsizes; si++) {
         sizecase s;
@@ -720,6 +751,10 @@ int bench_mpi(int argc, char **argv)
                 rc = 1;
             }
         }
+        if (st == NTT_OK)
+            say("n = 2^%d: exchange %s, %zu piece(s), %d thread(s) per rank\n", o.logn[si],
+                s.shm ? "through a shared window" : "by all-to-alls", s.chunks,
+                s.rows[ROW_FOUR].threads);
         for (int k = 0; k < ROW_COUNT; k++) {
             const row *r = &s.rows[k];
             if (!r->active && !r->why[0]) continue;
@@ -729,9 +764,12 @@ int bench_mpi(int argc, char **argv)
                 for (int i = 0; i < PM_COUNT; i++)
                     if (pmpi_is_alltoall(i)) a2a += r->per_call.calls[i];
                 for (int i = 0; i < g_size; i++) mx = r->bytes_rank[i] > mx ? r->bytes_rank[i] : mx;
+                if (k == ROW_FOUR) mx = r->moved; /* also what a shared window carries */
                 for (int i = 1; i < r->nreps; i++) lo = r->reps[i] < lo ? r->reps[i] : lo;
-                say("%-13s %5d %10zu %10.3f ms %10.3f ms %10.3f ms %10.3f ms %6llu %12.2f\n",
-                    row_names[k], g_size, s.n, 1e3 * median(r->reps, r->nreps), 1e3 * lo,
+                say("%-13s %5d %3d %10zu %10.3f ms %10.3f ms %10.3f ms %10.3f ms %10.3f ms %6llu "
+                    "%12.2f\n",
+                    row_names[k], k == ROW_OMP ? 1 : g_size, r->threads, s.n,
+                    1e3 * median(r->reps, r->nreps), 1e3 * lo, 1e3 * median(r->cpu_s, r->nreps),
                     1e3 * median(r->a2a_s, r->nreps),
                     1e3 * median(r->comp_s, r->nreps), (unsigned long long)a2a, (double)mx / 1e6);
             } else {

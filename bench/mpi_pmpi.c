@@ -11,13 +11,18 @@ static const char *const names[PM_COUNT] = {
     "MPI_Alltoall", "MPI_Alltoallv", "MPI_Alltoallw", "MPI_Ialltoall", "MPI_Ialltoallv",
     "MPI_Allgather", "MPI_Allgatherv", "MPI_Bcast", "MPI_Allreduce", "MPI_Reduce",
     "MPI_Reduce_scatter", "MPI_Barrier", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter",
-    "MPI_Scatterv", "MPI_Send", "MPI_Recv", "MPI_Sendrecv"};
+    "MPI_Scatterv", "MPI_Send", "MPI_Recv", "MPI_Sendrecv", "MPI_Wait", "MPI_Test",
+    "MPI_Win_sync"};
 
 const char *pmpi_name(int k) { return k >= 0 && k < PM_COUNT ? names[k] : "?"; }
 int pmpi_is_alltoall(int k)
 {
     return k == PM_ALLTOALL || k == PM_ALLTOALLV || k == PM_ALLTOALLW || k == PM_IALLTOALL ||
            k == PM_IALLTOALLV;
+}
+int pmpi_is_exchange(int k)
+{
+    return pmpi_is_alltoall(k) || k == PM_WAIT || k == PM_TEST || k == PM_WIN_SYNC;
 }
 void pmpi_reset(void) { memset(&g, 0, sizeof g); }
 void pmpi_get(pmpi_counters *c) { *c = g; }
@@ -190,3 +195,9 @@ int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype st, int dest, int stag, vo
     TIMED(PM_SENDRECV, (uint64_t)sc * tsize(st),
           PMPI_Sendrecv(sb, sc, st, dest, stag, rb, rc, rt, src, rtag, c, s));
 }
+
+int MPI_Wait(MPI_Request *q, MPI_Status *s) { TIMED(PM_WAIT, 0, PMPI_Wait(q, s)); }
+
+int MPI_Test(MPI_Request *q, int *flag, MPI_Status *s) { TIMED(PM_TEST, 0, PMPI_Test(q, flag, s)); }
+
+int MPI_Win_sync(MPI_Win w) { TIMED(PM_WIN_SYNC, 0, PMPI_Win_sync(w)); }

@@ -12,7 +12,7 @@ enum {
     PM_ALLTOALL, PM_ALLTOALLV, PM_ALLTOALLW, PM_IALLTOALL, PM_IALLTOALLV,
     PM_ALLGATHER, PM_ALLGATHERV, PM_BCAST, PM_ALLREDUCE, PM_REDUCE, PM_REDUCE_SCATTER,
     PM_BARRIER, PM_GATHER, PM_GATHERV, PM_SCATTER, PM_SCATTERV, PM_SEND, PM_RECV,
-    PM_SENDRECV, PM_COUNT
+    PM_SENDRECV, PM_WAIT, PM_TEST, PM_WIN_SYNC, PM_COUNT
 };
 
 typedef struct {
@@ -29,6 +29,10 @@ const char *pmpi_name(int k);
 /* Whether counter k is an all-to-all (the collective the four-step
    budgets: one per transform). */
 int pmpi_is_alltoall(int k);
+/* Whether counter k's time is the exchange's: the all-to-alls, the waits
+   and tests of the nonblocking ones (the part of an overlapped exchange
+   that the work did not hide), the shared window's syncs. */
+int pmpi_is_exchange(int k);
 void pmpi_reset(void);
 void pmpi_get(pmpi_counters *c);
 /* Counting off (the benchmark's own bookkeeping) or on (the default). */

@@ -29,12 +29,29 @@
  * different ranks.  ntt_mpi_scatter_* / ntt_mpi_gather_* convert between
  * natural order on one rank and the plan's layouts.
  *
- *   forward:  one all-to-all;  inverse:  one all-to-all;
- *   product:  two all-to-alls (the first carries both operands).
- * Besides these, each all-to-all is followed by one MPI_Allreduce of a
- * single int (the status agreement below); nothing else communicates
- * (with NTT_BACKEND_CUDA as the local backend one more allreduce ends each
- * call, as a GPU can fail after the last exchange).
+ *   forward:  one exchange;  inverse:  one exchange;
+ *   product:  two exchanges (the first carries both operands).
+ * An exchange is one of:
+ *   - every rank of the plan on one node (MPI_Comm_split_type with
+ *     MPI_COMM_TYPE_SHARED): the message buffers live in one MPI-3 shared
+ *     window (MPI_Win_allocate_shared) and each rank reads the blocks meant
+ *     for it where their owner wrote them: nothing is sent, each byte is
+ *     copied once (by the reader) instead of twice; the status agreement
+ *     below is the synchronisation, and one more agreement ends each call
+ *     (no rank writes its buffers while another still reads them).
+ *     Environment: NTT_MPI_SHM=0 on any rank (read at plan creation) turns
+ *     this off for the plan;
+ *   - otherwise: forward and inverse one MPI_Alltoallv; the product's two
+ *     exchanges in K pieces of columns (MPI_Ialltoallv each), piece k + 1
+ *     of the operands and piece k - 1 of the result travelling while the
+ *     columns of piece k are worked on.  K: pieces of at least 128 KiB
+ *     per pair of ranks, at most 8, 1 on one rank; NTT_MPI_CHUNKS=K (1 ..
+ *     64; the largest over the ranks) at plan creation overrides it.
+ * Besides these, each exchange ends with one MPI_Allreduce of a single int
+ * (the status agreement below; the product in pieces agrees once, after
+ * the last piece); nothing else communicates (with NTT_BACKEND_CUDA as the
+ * local backend one more allreduce ends each call, as a GPU can fail after
+ * the last exchange).
  *
  * Conventions (as ntt.h unless said otherwise):
  *  - Every function returns an ntt_status; NTT_OK is 0.  Nothing prints,
@@ -53,16 +70,20 @@
  *    does is up to MPI.
  *  - Element widths as in ntt.h: NTT_U32 arrays (uint32_t) need p < 2^30;
  *    NTT_U64 arrays (uint64_t) take any p in [2, 2^63).
- *  - Local work runs on the library's backends through batched plans
- *    (AUTO: the fastest, AVX-512 / AVX2 where the CPU has them).  With
- *    NTT_BACKEND_OPENMP each rank runs opts->threads threads (0:
- *    OMP_NUM_THREADS or all cores), each on the best serial kernels; with
- *    SCALAR, AVX2 or AVX512 and opts->threads > 1, that many threads on
- *    that backend's kernels.  The threads are the plan's own (started at
+ *  - Local work (row and column transforms, the twiddles, the column
+ *    products) runs on the library's batched plans (AUTO: the fastest,
+ *    AVX-512 / AVX2 where the CPU has them), in bands of rows or columns
+ *    shared among the rank's threads: opts->threads threads per rank
+ *    with AUTO, SCALAR, AVX2 or AVX512 (0 or 1: one thread), with
+ *    NTT_BACKEND_OPENMP opts->threads (0: OMP_NUM_THREADS or all cores),
+ *    each on the best serial kernels.  So a run is ranks x threads: one
+ *    rank per node or per socket with a thread per core, or a rank per
+ *    core.  The threads are the plan's own (src/pool, started at
  *    creation, joined by ntt_mpi_plan_destroy; they wait briefly, then
  *    sleep, whatever OMP_WAIT_POLICY says); only the calling thread calls
- *    MPI.
- *    Ranks may use different backends; results are identical.
+ *    MPI (MPI_THREAD_FUNNELED is enough).
+ *    Ranks may use different backends and thread counts; the results are
+ *    the same words whatever the threads, backends and exchange.
  */
 #ifndef NTT_MPI_H
 #define NTT_MPI_H
@@ -129,16 +150,21 @@ typedef enum ntt_mpi_layout {
        communication (the primes' product exceeds every exact coefficient,
        n (p-1)^2 in magnitude).
      - backend: any backend of ntt.h; NTT_BACKEND_OPENMP runs
-       opts->threads threads per rank, as does a CPU backend with
-       opts->threads > 1.
+       opts->threads threads per rank (0: all cores), as does any other
+       CPU backend (AUTO included) with opts->threads > 1 (0 or 1: one).
      - opts (may be NULL): flags NTT_FLAG_NEGACYCLIC or 0 (others:
        NTT_EINVAL), threads, modmul, batch as in ntt.h for the local plans.
    n, p, width and flags must be the same on every rank; a mismatch is
    detected and every rank gets NTT_EINVAL.  The backend and options other
    than flags may differ between ranks.
    Allocates everything the calls need: message buffers of about
-   5 * moduli * alloc elements (of 4 bytes for direct u32 plans, else 8),
-   per-thread workspaces of about 512 KiB and the local plans' tables.
+   5 * moduli * alloc elements (of 4 bytes for direct u32 plans, else 8;
+   about 3 * moduli * alloc in a shared window where the ranks share a
+   node, 7 * moduli * alloc with the product in pieces), per-thread
+   workspaces of about 512 KiB and the local plans' tables.  Where every
+   rank is on one node it also makes the shared window (collective; a
+   window that cannot be had on some rank leaves every rank on the
+   all-to-alls).
    On failure *plan is NULL on every rank (plan == NULL on one rank is a
    bad argument like any other, agreed).  Only a rank with comm ==
    MPI_COMM_NULL cannot tell the others: it returns NTT_EINVAL at once

@@ -22,6 +22,23 @@ Model (docs/MPI.md):
 Validated: the fitted model against the measured 2..C-rank products of the
 same files (relative error per row).  Extrapolated: everything beyond one
 host (the network terms are assumptions stated in the output).
+
+Issue 64 (ranks x threads, shared windows, the product's exchange in K
+overlapped pieces): files of any layout P x T and exchange (the rows say
+which: threads_per_rank, exchange, pieces) are accepted.  The strong-scaling
+fit above uses the runs with one thread per rank (all-to-all runs where
+there are some, since the fit models all-to-alls); a layout table lists
+every run; and the model past one host (docs/MPI.md) takes each layout's
+measured one-host compute time:
+  bytes per rank per product   V = 3 k w (n/P) (P-1)/P
+  bytes through a host's port  V_host = 3 k w n (N-1)/N^2   (N hosts)
+  one direction, m bytes per pair among P = N C ranks
+      t_x(m) = (C-1)(alpha + m beta) + (P-C) alpha_net + C (P-C) m / B
+  a product on N hosts, local work t_loc = t_comp(one host) / N, of which
+  the column phase is the share f (hidden behind it: the pieces but the
+  first of the operands and the last of the result)
+      t = t_loc + (t_x(m1) + t_x(m2)) / K
+            + max(0, (K-1)/K (t_x(m1) + t_x(m2)) - f t_loc) + 2 ceil(log2 P) alpha_net
 """
 import argparse
 import json
@@ -33,6 +50,9 @@ NETWORKS = [  # name, alpha_net (s), injection bandwidth per node (bytes/s)
     ("200 Gb/s InfiniBand (HDR)", 1.2e-6, 25.0e9),
 ]
 PREDICT_N = [26, 28, 30, 32]
+HOSTS = [1, 4, 16, 64]
+COLS_SHARE = 0.4  # the column phase's share of a product's local work (measured: 26 of 65 ms
+                  # of one rank's CPU time at 2^22, docs/MPI.md)
 
 
 def lstsq1(rows, k):
@@ -67,15 +87,39 @@ def lstsq2_free(rows):
     return (s1y * s22 - s2y * s12) / det, (s2y * s11 - s1y * s12) / det
 
 
+def layout(d):
+    """(ranks, threads per rank, exchange, pieces) of a run, from its four-step rows."""
+    four = [r for r in d["rows"] if r["row"] == "four-step"]
+    r = four[0] if four else {}
+    return (d["machine"]["ranks"], r.get("threads_per_rank", 1) or 1,
+            r.get("exchange", "alltoall"), r.get("pieces", 1))
+
+
 def load(paths):
     runs = []
     for p in paths:
         with open(p) as f:
             d = json.load(f)
         d["_path"] = p
+        d["_layout"] = layout(d)
         runs.append(d)
-    runs.sort(key=lambda d: d["machine"]["ranks"])
+    runs.sort(key=lambda d: d["_layout"])
     return runs
+
+
+def scaling_runs(runs):
+    """One run per rank count with one thread per rank, for the strong-scaling
+    fit: all-to-all runs where there are some (the fit models all-to-alls),
+    the fewest pieces first."""
+    best = {}
+    for d in runs:
+        P, T, ex, K = d["_layout"]
+        if T != 1:
+            continue
+        key = (ex != "alltoall" and P > 1, K)
+        if P not in best or key < best[P][0]:
+            best[P] = (key, d)
+    return [best[P][1] for P in sorted(best)]
 
 
 def work_bytes(row):
@@ -249,6 +293,100 @@ def report(runs, m, C, out):
     return preds
 
 
+def layouts_report(runs, m, out):
+    """Every run: its layout, time, exposed exchange, bytes; the OpenMP row of
+    the same run (ranks x threads threads in one process); the overlap of the
+    pieces against the same layout's one-piece run."""
+    p = lambda *a: print(*a, file=out)
+    p("== layouts (ranks x threads; exchange; median of the timed repetitions)")
+    p("%9s %13s %6s %10s %12s %12s %12s %10s %10s %8s" % (
+        "layout", "exchange", "pieces", "n", "four-step", "exchange", "openmp", "4step/omp",
+        "MB/rank", "overlap"))
+    one_piece = {}
+    for d in runs:
+        P, T, ex, K = d["_layout"]
+        for r in d["rows"]:
+            if r["row"] == "four-step" and r.get("verified") and ex == "alltoall" and K == 1:
+                one_piece[(P, T, r["n"])] = r["alltoall_s"]
+    rows = []
+    for d in runs:
+        P, T, ex, K = d["_layout"]
+        for r in d["rows"]:
+            if r["row"] != "four-step" or not r.get("verified") or "median_s" not in r:
+                continue
+            o = median_row(d, "openmp", r["n"])
+            ref = one_piece.get((P, T, r["n"]))
+            ov = 1 - r["alltoall_s"] / ref if ref and ex == "alltoall" and K > 1 else None
+            rows.append((r["n"], P * T, P, T, ex, K, r, o, ov))
+    for n, _, P, T, ex, K, r, o, ov in sorted(rows, key=lambda x: x[:4]):
+        p("%9s %13s %6d %10d %10.3f ms %10.3f ms %10s %10s %10.2f %8s" % (
+            "%dx%d" % (P, T), ex, K, n, 1e3 * r["median_s"], 1e3 * r["alltoall_s"],
+            "%.3f ms" % (1e3 * o["median_s"]) if o else "-",
+            "%.2fx" % (r["median_s"] / o["median_s"]) if o else "-",
+            r.get("bytes_per_rank_per_product", max(r.get("bytes_sent_per_rank", [0]))) / 1e6,
+            "%.0f%%" % (100 * ov) if ov is not None else "-"))
+    p("(exchange: time inside the exchange's MPI calls that the work did not hide -- all-to-alls,"
+      " waits, tests, window syncs; 4step/omp: the four-step's time over the OpenMP backend's"
+      " with ranks x threads threads, < 1.25 is the issue's target; overlap: 1 - exposed"
+      " exchange with the pieces / with one piece, same layout and n)")
+    p("")
+    return rows
+
+
+def model_hosts(m, rows, out):
+    """The product past one host for every measured layout and size: the
+    one-host compute time of the layout spread over N hosts, the exchange by
+    the alpha-beta fit within a host and the stated network between hosts,
+    the pieces hiding what the column phase can."""
+    p = lambda *a: print(*a, file=out)
+    if m["alpha_s"] is None:
+        return []
+    preds = []
+    p("== past one host (model, docs/MPI.md; network parameters assumed)")
+    for name, a_net, B in NETWORKS[:1]:
+        p("-- %s: alpha_net = %.2g us, %.1f GB/s per host" % (name, 1e6 * a_net, B / 1e9))
+        p("%9s %10s %6s " % ("layout", "n", "pieces") +
+          " ".join("%12s" % ("N=%d" % N) for N in HOSTS) + "   MB/host port (N=4,16,64)")
+        # One row per layout and n: the all-to-alls in pieces (as across
+        # hosts) where measured, else in one piece, else the shared window.
+        pick = {}
+        for x in rows:
+            n, _, C, T, ex, K = x[:6]
+            rank = (ex != "alltoall", -K)
+            if (n, C, T) not in pick or rank < pick[(n, C, T)][0]:
+                pick[(n, C, T)] = (rank, x)
+        for n, _, C, T, ex, K, r, o, ov in sorted((v[1] for v in pick.values()),
+                                                  key=lambda x: x[:4]):
+            wb = work_bytes(r)
+            Kx = K if ex == "alltoall" else max(1, min(8, int(2 * wb * n / max(C, 1) ** 2
+                                                              / (128 << 10))))
+            t_comp = r["compute_s"]
+            ts = []
+            for N in HOSTS:
+                P = N * C
+                if P == 1:
+                    ts.append(r["median_s"])
+                    continue
+                t_loc = t_comp / N
+                tx = 0.0
+                for mb in (2 * wb * n / P ** 2, wb * n / P ** 2):
+                    tx += (C - 1) * (m["alpha_s"] + mb * m["beta_s_per_byte"])
+                    if N > 1:
+                        tx += (P - C) * a_net + C * (P - C) * mb / B
+                hidden = max(0.0, (Kx - 1) / Kx * tx - COLS_SHARE * t_loc)
+                t = t_loc + tx / Kx + hidden + 2 * math.ceil(math.log2(P)) * (
+                    a_net if N > 1 else m["alpha_s"])
+                ts.append(r["median_s"] if N == 1 else t)
+                preds.append({"network": name, "n": n, "layout": "%dx%d" % (C, T),
+                              "hosts": N, "pieces": Kx, "time_s": ts[-1]})
+            vh = ["%.1f" % (3 * wb * n * (N - 1) / N ** 2 / 1e6) for N in HOSTS[1:]]
+            p("%9s %10d %6d " % ("%dx%d" % (C, T), n, Kx) +
+              " ".join("%9.3f ms" % (1e3 * t) for t in ts) + "   " + ", ".join(vh))
+    p("(N=1: measured; N>1: t_comp of the one-host run / N, the layout's ranks on every host)")
+    p("")
+    return preds
+
+
 def svg_plot(runs, m, C, path):
     """Log-log time against ranks: measured points, the model on the host,
     the extrapolation for both networks (dashed)."""
@@ -324,16 +462,19 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--ranks-per-node", type=int, default=16)
     a = ap.parse_args()
-    runs = load(a.files)
+    all_runs = load(a.files)
+    runs = scaling_runs(all_runs)
     m = fit(runs)
     preds = report(runs, m, a.ranks_per_node, sys.stdout)
+    rows = layouts_report(all_runs, m, sys.stdout)
+    hosts = model_hosts(m, rows, sys.stdout)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"fit": {k: v for k, v in m.items() if k != "bw_per_rank_Bps"},
                        "bw_per_rank_Bps": {str(k): v for k, v in m["bw_per_rank_Bps"].items()},
                        "networks": [{"name": n, "alpha_s": al, "injection_Bps": b}
                                     for n, al, b in NETWORKS],
-                       "predictions": preds, "files": a.files}, f, indent=1)
+                       "predictions": preds, "hosts": hosts, "files": a.files}, f, indent=1)
     if a.svg and preds is not None:
         svg_plot(runs, m, a.ranks_per_node, a.svg)
     return 0

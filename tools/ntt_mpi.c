@@ -44,7 +44,9 @@ static void usage(FILE *f)
           "                    was) instead of standard output; -o - is standard output\n"
           "  --backend B       each rank's local backend: auto (default), scalar, avx2,\n"
           "                    avx512, openmp, cuda\n"
-          "  --threads T       OpenMP threads per rank with --backend openmp (0: default)\n"
+          "  --threads T       threads per rank for its local work (0 or 1: one; with\n"
+          "                    --backend openmp 0 is OMP_NUM_THREADS or all cores); the\n"
+          "                    product's words do not depend on it\n"
           "\n"
           "exit status: 0 ok, 2 usage, 3 unreadable input, 4 malformed input,\n"
           "5 coefficient >= p, 6 cannot write OUT, 7 backend unavailable, 8 other.\n",

@@ -5,9 +5,17 @@
 # CUDA, FLINT or NTL; GMP, which ntt-bench needs) into build-mpi/ -- or
 # takes the ntt-bench named by BENCH, built elsewhere -- then runs
 #   mpirun -n P ntt-bench mpi --n 20..26 --json OUTDIR/mpi_P<P>.json
-# for P = 1, 2, 4, 8, 16 (RANKS overrides; REPS, SIZES, P_MOD too) and fits
-# the cost model (scripts/mpi_model.py) to the files, writing
-# OUTDIR/model.txt, OUTDIR/model.json and OUTDIR/model.svg.
+# for P = 1, 2, 4, 8, 16 (RANKS overrides; REPS, SIZES, P_MOD too), then the
+# layouts of issue 64, ranks x threads per rank (LAYOUTS, default
+# "16x1 8x2 4x4 2x8 1x16"), each with the exchange it gets on one host (the
+# shared window) and, for more than one rank, with NTT_MPI_SHM=0 as across
+# hosts: the product's all-to-alls in overlapped pieces (mpi_<P>x<T>_a2a.json)
+# and in one piece (mpi_<P>x<T>_a2a1.json, the overlap's reference); MODES
+# ("shm a2a a2a1") picks among them.  Then it fits the cost model
+# (scripts/mpi_model.py) to the files, writing OUTDIR/model.txt,
+# OUTDIR/model.json and OUTDIR/model.svg: the strong-scaling table, the
+# layout table (time, exposed exchange, overlap, bytes per rank, the
+# OpenMP backend with ranks x threads threads) and the model past one host.
 # Every row is verified against ntt_polymul_mod on rank 0 before it is timed.
 # Ranks are not bound (--bind-to none): the OpenMP row runs its threads from
 # rank 0 while the other ranks sleep.
@@ -22,6 +30,8 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-$src/build-mpi}
 bench=${BENCH:-$build/ntt-bench}
 ranks=${RANKS:-1 2 4 8 16}
+layouts=${LAYOUTS:-16x1 8x2 4x4 2x8 1x16}
+modes=${MODES:-shm a2a a2a1}
 reps=${REPS:-10}
 sizes=${SIZES:-20,21,22,23,24,25,26}
 pmod=${P_MOD:-469762049}
@@ -60,5 +70,26 @@ for p in $ranks; do
   "$mpirun" --oversubscribe --bind-to none -n "$p" "$bench" mpi --n "$sizes" \
     --p "$pmod" --reps "$reps" --json "$out/mpi_P$p.json" | tee "$out/mpi_P$p.txt"
 done
+# Ranks x threads: the exchange on one host (shared window), then as across
+# hosts (all-to-alls in pieces, and in one piece).  No master-slave rows
+# (the strong-scaling runs above have them).
+for l in $layouts; do
+  p=${l%x*}
+  t=${l#*x}
+  for mode in $modes; do
+    case $mode in
+    shm) env=""; tag="" ;;
+    a2a) env="NTT_MPI_SHM=0"; tag="_a2a" ;;
+    a2a1) env="NTT_MPI_SHM=0 NTT_MPI_CHUNKS=1"; tag="_a2a1" ;;
+    *) echo "unknown mode $mode" >&2; exit 2 ;;
+    esac
+    [ "$p" = 1 ] && [ "$mode" != shm ] && continue
+    echo "== $p ranks x $t threads ${env:-(shared window)}"
+    # shellcheck disable=SC2086
+    env $env "$mpirun" --oversubscribe --bind-to none -n "$p" "$bench" mpi --n "$sizes" \
+      --p "$pmod" --reps "$reps" --threads "$t" --no-baseline \
+      --json "$out/mpi_${p}x${t}${tag}.json" | tee "$out/mpi_${p}x${t}${tag}.txt"
+  done
+done
 python3 "$src/scripts/mpi_model.py" --svg "$out/model.svg" --json "$out/model.json" \
-  "$out"/mpi_P*.json | tee "$out/model.txt"
+  "$out"/mpi_*.json | tee "$out/model.txt"

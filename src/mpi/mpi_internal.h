@@ -51,6 +51,13 @@ typedef struct {
     size_t *soff, *roff;
     size_t unit;
     MPI_Datatype type; /* unit elements, contiguous */
+    /* The product's exchanges (X_COLS2, X_ROWS) also in plan->chunks
+       pieces: piece k's counts and displacements at kc + 4 P k (scount,
+       sdispl, rcount, rdispl, P each), same unit. */
+    int *kc;
+    /* Shared memory: where rank r's block for this rank starts in r's
+       send buffer (elements from r's rbuf). */
+    size_t *peer_off;
 } mpi_xchg;
 /* The plan's exchanges: rows to columns with one operand (forward) or two
    (product), columns to rows (inverse, product). */
@@ -94,14 +101,42 @@ struct ntt_mpi_plan {
                                twist's lanes: columns are twisted as their
                                runs are gathered (exec.c) */
     void *rbuf, *cbuf;      /* outgoing blocks (both ways) and incoming ones */
+    size_t rbuf_bytes;
+    size_t cbuf_rows;       /* elements of cbuf before the way back's blocks */
     size_t rows_base;       /* elements of rbuf before the way back's blocks */
     mpi_xchg xc[X_COUNT];
-    bool late_agree;        /* the local backend can fail at run time (a GPU):
-                               one more agreement ends each call */
+    bool late_agree;        /* the local backend can fail at run time (a GPU),
+                               or ranks read each other's buffers (shm): one
+                               more agreement ends each call */
+    /* Shared memory (every rank on one node, NTT_MPI_SHM not 0): rbuf is
+       this rank's part of one MPI-3 shared window, and a rank reads the
+       blocks meant for it straight from the others' parts (peer[r]); the
+       exchanges are then only the agreements (exec.c). */
+    bool shm;
+    MPI_Win win;
+    void **peer;
+    /* Pieces of the product's exchanges (without shared memory): piece k
+       of the columns travels while the columns of piece k - 1 are worked
+       on (exec.c).  Block layout: see mpi_run_off. */
+    size_t chunks;
+    MPI_Request *req;       /* 2 * chunks */
     ntt_mpi_stats stats;
 };
 
 /* ---- plan.c ---- */
+/* Where, in a message block of R rows and C columns with ops operands, the
+   run (R elements) of operand o, modulus m, column c < C starts: the block
+   is `chunks` pieces of consecutive columns (piece k: columns
+   [C k / chunks, C (k+1) / chunks)), each laid out [o][m][c][r], so that a
+   piece of every block is one contiguous message. */
+static inline size_t mpi_piece_lo(size_t C, size_t k, size_t chunks) { return C * k / chunks; }
+static inline size_t mpi_run_off(const struct ntt_mpi_plan *pl, size_t ops, size_t R, size_t C,
+                                 size_t o, size_t m, size_t c)
+{
+    const size_t K = pl->chunks, k = (K * (c + 1) + C - 1) / C - 1;
+    const size_t lo = mpi_piece_lo(C, k, K), Ck = mpi_piece_lo(C, k + 1, K) - lo;
+    return ops * pl->nmod * R * lo + ((o * pl->nmod + m) * Ck + (c - lo)) * R;
+}
 /* The rows (or columns) of rank r among size ranks: [total r / size,
    total (r+1) / size). */
 size_t mpi_block_start(size_t total, int r, int size);
@@ -155,5 +190,8 @@ uint64_t mpi_powmod(uint64_t a, uint64_t e, uint64_t q);
 /* ---- for the benchmark (declared here, exported from the static library) ---- */
 void ntt_mpi_stats_get(const ntt_mpi_plan *plan, ntt_mpi_stats *s);
 void ntt_mpi_stats_reset(ntt_mpi_plan *plan);
+/* How the plan exchanges: shared memory (1) or all-to-alls (0), the pieces
+   of the product's all-to-alls, the threads of this rank. */
+void ntt_mpi_mode_get(const ntt_mpi_plan *plan, int *shm, size_t *chunks, int *threads);
 
 #endif /* NTT_MPI_INTERNAL_H */

@@ -5,6 +5,7 @@
 #include "mpi_internal.h"
 #include "fourstep.h"
 #include "../pool/pool.h"
+#include "alloc.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -48,12 +49,10 @@ void ntt_mpi_stats_reset(ntt_mpi_plan *plan)
     if (plan) memset(&plan->stats, 0, sizeof plan->stats);
 }
 
-/* Cache-line aligned (the transposes' streaming stores), NULL on failure. */
-static void *alloc64(size_t bytes)
-{
-    void *p = NULL;
-    return posix_memalign(&p, 64, bytes ? bytes : 64) == 0 ? p : NULL;
-}
+/* Cache-line aligned (the transposes' tiles); the message buffers, which
+   the transposes stride through, on huge pages where the system offers
+   them (src/core/alloc.h).  NULL on failure. */
+static void *alloc64(size_t bytes) { return ntt_alloc_aligned(bytes); }
 
 void ntt_mpi_plan_destroy(ntt_mpi_plan *plan)
 {
@@ -71,13 +70,23 @@ void ntt_mpi_plan_destroy(ntt_mpi_plan *plan)
     ntt_pool_destroy(plan->pool);
     free(plan->tw);
     free(plan->twz);
-    free(plan->rbuf);
+    if (plan->win != MPI_WIN_NULL) {
+        /* rbuf is the window's memory. */
+        MPI_Win_unlock_all(plan->win);
+        MPI_Win_free(&plan->win);
+    } else {
+        free(plan->rbuf);
+    }
+    free(plan->peer);
+    free(plan->req);
     free(plan->cbuf);
     free(plan->row0);
     free(plan->col0);
     for (int x = 0; x < X_COUNT; x++) {
         free(plan->xc[x].scount);
         free(plan->xc[x].soff);
+        free(plan->xc[x].kc);
+        free(plan->xc[x].peer_off);
         if (plan->xc[x].type != MPI_DATATYPE_NULL) MPI_Type_free(&plan->xc[x].type);
     }
     if (plan->comm != MPI_COMM_NULL) MPI_Comm_free(&plan->comm);
@@ -86,7 +95,7 @@ void ntt_mpi_plan_destroy(ntt_mpi_plan *plan)
 
 /* The arguments every rank must share, each with its complement, so that
    one MPI_MAX allreduce gives both the maximum and the minimum. */
-enum { A_N, A_P, A_WIDTH, A_FLAGS, A_SMALL, A_COUNT };
+enum { A_N, A_P, A_WIDTH, A_FLAGS, A_SMALL, A_CHUNKS, A_COUNT };
 
 static bool pow2_ok(size_t n)
 {
@@ -120,39 +129,74 @@ static size_t gcd(size_t a, size_t b)
     return a;
 }
 
-/* Counts of the three exchanges (see exec.c for the block layouts).  False
-   if some count or displacement of this rank cannot be an int even in the
+static size_t rows_of(const ntt_mpi_plan *pl, int r) { return pl->row0[r + 1] - pl->row0[r]; }
+static size_t cols_of(const ntt_mpi_plan *pl, int r) { return pl->col0[r + 1] - pl->col0[r]; }
+
+/* Elements rank `from` sends rank `to` in exchange x (exec.c's blocks:
+   rows of the sender times columns of the receiver, or the way back). */
+static size_t xcount(const ntt_mpi_plan *pl, int x, int from, int to)
+{
+    if (x == X_ROWS) return pl->nmod * cols_of(pl, from) * rows_of(pl, to);
+    return (x == X_COLS1 ? 1 : 2) * pl->nmod * cols_of(pl, to) * rows_of(pl, from);
+}
+
+/* Piece k of that block (mpi_run_off): its count, and its offset in the
+   block in *off. */
+static size_t xpiece(const ntt_mpi_plan *pl, int x, int from, int to, size_t k, size_t *off)
+{
+    const size_t R = x == X_ROWS ? rows_of(pl, to) : rows_of(pl, from);
+    const size_t C = x == X_ROWS ? cols_of(pl, from) : cols_of(pl, to);
+    const size_t ops = x == X_COLS2 ? 2 : 1, unit = ops * pl->nmod * R;
+    const size_t lo = mpi_piece_lo(C, k, pl->chunks);
+    *off = unit * lo;
+    return unit * (mpi_piece_lo(C, k + 1, pl->chunks) - lo);
+}
+
+static bool chunked(const ntt_mpi_plan *pl, int x)
+{
+    return pl->chunks > 1 && (x == X_COLS2 || x == X_ROWS);
+}
+
+/* Counts of the three exchanges, whole and (the product's) in pieces, and
+   where each rank's block for this one lies in its send buffer.  False if
+   some count or displacement of this rank cannot be an int even in the
    largest common unit. */
 static bool set_counts(ntt_mpi_plan *pl)
 {
-    const int P = pl->size;
+    const int P = pl->size, me = pl->rank;
     for (int x = 0; x < X_COUNT; x++) {
         mpi_xchg *xc = &pl->xc[x];
         size_t *sc = xc->soff + P + 1, *rc = xc->roff + P + 1; /* counts, scratch */
         size_t so = 0, ro = 0, g = 0;
         for (int i = 0; i < P; i++) {
-            const size_t ri = pl->row0[i + 1] - pl->row0[i], ci = pl->col0[i + 1] - pl->col0[i];
-            if (x == X_ROWS) {
-                sc[i] = pl->nmod * pl->cols * ri;
-                rc[i] = pl->nmod * ci * pl->rows;
-            } else {
-                const size_t ops = x == X_COLS1 ? 1 : 2;
-                sc[i] = ops * pl->nmod * ci * pl->rows;
-                rc[i] = ops * pl->nmod * pl->cols * ri;
-            }
+            sc[i] = xcount(pl, x, me, i);
+            rc[i] = xcount(pl, x, i, me);
             xc->soff[i] = so;
             xc->roff[i] = ro;
             so += sc[i];
             ro += rc[i];
             g = gcd(gcd(gcd(g, sc[i]), rc[i]), gcd(so, ro));
+            /* Rank i's send buffer: its blocks for the ranks before this
+               one, after its operands' blocks for the way back. */
+            size_t po = x == X_ROWS ? 2 * pl->nmod * rows_of(pl, i) * pl->n2 : 0;
+            for (int d = 0; d < me; d++) po += xcount(pl, x, i, d);
+            xc->peer_off[i] = po;
         }
         xc->soff[P] = so;
         xc->roff[P] = ro;
+        if (chunked(pl, x))
+            for (size_t k = 0; k < pl->chunks; k++)
+                for (int i = 0; i < P; i++) {
+                    size_t so_k, ro_k;
+                    const size_t sk = xpiece(pl, x, me, i, k, &so_k);
+                    const size_t rk = xpiece(pl, x, i, me, k, &ro_k);
+                    g = gcd(gcd(g, sk), gcd(rk, gcd(xc->soff[i] + so_k, xc->roff[i] + ro_k)));
+                }
         /* The common unit's power of two, at most 2^20 (the largest
            divisor could exceed an int). */
         xc->unit = g ? gcd(g, (size_t)1 << 20) : 1;
         /* The rank's block to itself stays in the send buffer (exec.c). */
-        sc[pl->rank] = rc[pl->rank] = 0;
+        sc[me] = rc[me] = 0;
         for (int i = 0; i < P; i++) {
             if (xc->soff[i + 1] / xc->unit > INT_MAX || xc->roff[i + 1] / xc->unit > INT_MAX)
                 return false;
@@ -161,15 +205,53 @@ static bool set_counts(ntt_mpi_plan *pl)
             xc->sdispl[i] = (int)(xc->soff[i] / xc->unit);
             xc->rdispl[i] = (int)(xc->roff[i] / xc->unit);
         }
+        if (chunked(pl, x))
+            for (size_t k = 0; k < pl->chunks; k++) {
+                int *kc = xc->kc + 4 * (size_t)P * k;
+                for (int i = 0; i < P; i++) {
+                    size_t so_k, ro_k;
+                    const size_t sk = i == me ? 0 : xpiece(pl, x, me, i, k, &so_k);
+                    const size_t rk = i == me ? 0 : xpiece(pl, x, i, me, k, &ro_k);
+                    kc[i] = (int)(sk / xc->unit);
+                    kc[P + i] = i == me ? 0 : (int)((xc->soff[i] + so_k) / xc->unit);
+                    kc[2 * P + i] = (int)(rk / xc->unit);
+                    kc[3 * P + i] = i == me ? 0 : (int)((xc->roff[i] + ro_k) / xc->unit);
+                }
+            }
     }
     return true;
 }
 
+/* Pieces of the product's exchanges: NTT_MPI_CHUNKS where set (1 .. 64,
+   the largest among the ranks), else pieces of at least 128 KiB per pair
+   of ranks for the first exchange, at most 8 (each piece costs an
+   all-to-all's latency; beyond a few the overlap gains little). */
+#define CHUNK_MIN_BYTES ((size_t)128 << 10)
+static size_t env_chunks(void)
+{
+    const char *e = getenv("NTT_MPI_CHUNKS");
+    const long v = e && *e ? strtol(e, NULL, 10) : 0;
+    return v >= 1 && v <= 64 ? (size_t)v : 0;
+}
+
+static size_t pick_chunks(const ntt_mpi_plan *pl, size_t asked)
+{
+    if (pl->size < 2) return 1;
+    if (asked) return asked;
+    const size_t P = (size_t)pl->size;
+    const size_t pair = 2 * pl->nmod * pl->esz * (pl->n / P / P);
+    const size_t k = pair / CHUNK_MIN_BYTES;
+    return k < 1 ? 1 : k > 8 ? 8 : k;
+}
+
 /* The four-step split, every rank's rows and columns, the exchanges. */
-static ntt_status layout_init(ntt_mpi_plan *plan)
+static ntt_status layout_init(ntt_mpi_plan *plan, size_t chunks)
 {
     const int P = plan->size;
     ntt_fs_split(plan->n, &plan->n1, &plan->n2);
+    plan->chunks = pick_chunks(plan, chunks);
+    plan->req = malloc(2 * plan->chunks * sizeof *plan->req);
+    if (!plan->req) return NTT_ENOMEM;
     plan->row0 = malloc(((size_t)P + 1) * sizeof *plan->row0);
     plan->col0 = malloc(((size_t)P + 1) * sizeof *plan->col0);
     if (!plan->row0 || !plan->col0) return NTT_ENOMEM;
@@ -177,7 +259,9 @@ static ntt_status layout_init(ntt_mpi_plan *plan)
         mpi_xchg *xc = &plan->xc[x];
         xc->scount = malloc(4 * (size_t)P * sizeof(int));
         xc->soff = malloc((4 * (size_t)P + 2) * sizeof(size_t));
-        if (!xc->scount || !xc->soff) return NTT_ENOMEM;
+        xc->kc = malloc(4 * (size_t)P * plan->chunks * sizeof(int));
+        xc->peer_off = malloc((size_t)P * sizeof(size_t));
+        if (!xc->scount || !xc->soff || !xc->kc || !xc->peer_off) return NTT_ENOMEM;
         xc->sdispl = xc->scount + P;
         xc->rcount = xc->sdispl + P;
         xc->rdispl = xc->rcount + P;
@@ -270,7 +354,7 @@ static ntt_status work_init(ntt_mpi_plan *plan, ntt_backend backend, const ntt_p
     const size_t share_c = (plan->cols + (size_t)nthreads - 1) / (size_t)nthreads;
     W = W > share_c ? share_c : W;
     plan->band_cols = W ? W : 1;
-    size_t ws = plan->nmod * plan->band_rows * plan->n2;
+    size_t ws = plan->nmod * plan->band_rows * (plan->n2 + 64 / esz);
     if (2 * plan->band_cols * plan->n1 > ws) ws = 2 * plan->band_cols * plan->n1;
 
     plan->nthreads = nthreads;
@@ -298,19 +382,97 @@ static ntt_status work_init(ntt_mpi_plan *plan, ntt_backend backend, const ntt_p
        cbuf: what arrives either way. */
     const size_t in = plan->rows * plan->n2, out = plan->cols * plan->n1;
     plan->rows_base = 2 * plan->nmod * in;
-    plan->rbuf = alloc64((plan->rows_base + plan->nmod * out + 1) * esz);
-    plan->cbuf = alloc64((2 * plan->nmod * (in > out ? in : out) + 1) * esz);
+    plan->rbuf_bytes = (plan->rows_base + plan->nmod * out + 1) * esz;
+    plan->rbuf = alloc64(plan->rbuf_bytes);
+    /* cbuf: what arrives, both ways at the same place, except when the
+       product's pieces overlap (exec.c): the way back then after the
+       operands. */
+    plan->cbuf_rows = plan->chunks > 1 ? 2 * plan->nmod * out : 0;
+    plan->cbuf = alloc64((plan->cbuf_rows + 2 * plan->nmod * (in > out ? in : out) + 1) * esz);
     if (!plan->rbuf || !plan->cbuf) return NTT_ENOMEM;
     return NTT_OK;
 }
 
+/* Shared memory, where every rank of the plan is on one node (MPI-3
+   MPI_COMM_TYPE_SHARED) and no rank's NTT_MPI_SHM is "0": rbuf moves into
+   one shared window (each rank's part on its own pages), the others'
+   parts are mapped here (MPI_Win_shared_query), and the window stays in a
+   passive epoch (lock_all) for MPI_Win_sync around the agreements.
+   Collective over the plan's ranks, all of which reach it; any rank that
+   cannot (not one node, allocation failed) leaves every rank on the
+   all-to-alls.  Returns a status only for a failed MPI call. */
+static ntt_status shm_init(ntt_mpi_plan *plan)
+{
+    const char *e = getenv("NTT_MPI_SHM");
+    int want = plan->size > 1 && !(e && e[0] == '0'), all = 0;
+    MPI_Comm node = MPI_COMM_NULL;
+    if (MPI_Allreduce(MPI_IN_PLACE, &want, 1, MPI_INT, MPI_MIN, plan->comm) != MPI_SUCCESS)
+        return NTT_EBACKEND;
+    if (!want) return NTT_OK;
+    if (MPI_Comm_split_type(plan->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
+        MPI_SUCCESS)
+        node = MPI_COMM_NULL;
+    int nsize = 0;
+    if (node != MPI_COMM_NULL) MPI_Comm_size(node, &nsize);
+    int one_node = nsize == plan->size;
+    if (MPI_Allreduce(&one_node, &all, 1, MPI_INT, MPI_MIN, plan->comm) != MPI_SUCCESS) all = 0;
+    if (node != MPI_COMM_NULL) MPI_Comm_free(&node);
+    if (!all) return NTT_OK;
+    const size_t bytes = plan->rbuf_bytes;
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "alloc_shared_noncontig", "true");
+    void *base = NULL;
+    MPI_Win win = MPI_WIN_NULL;
+    int ok = MPI_Win_allocate_shared((MPI_Aint)bytes, (int)plan->esz, info, plan->comm, &base,
+                                     &win) == MPI_SUCCESS;
+    MPI_Info_free(&info);
+    plan->peer = calloc((size_t)plan->size, sizeof *plan->peer);
+    ok = ok && plan->peer;
+    for (int r = 0; ok && r < plan->size; r++) {
+        MPI_Aint sz;
+        int du;
+        ok = MPI_Win_shared_query(win, r, &sz, &du, &plan->peer[r]) == MPI_SUCCESS;
+    }
+    if (MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, plan->comm) != MPI_SUCCESS) all = 0;
+    if (!all) {
+        if (win != MPI_WIN_NULL) MPI_Win_free(&win);
+        free(plan->peer);
+        plan->peer = NULL;
+        return NTT_OK;
+    }
+    if (MPI_Win_lock_all(MPI_MODE_NOCHECK, win) != MPI_SUCCESS) {
+        MPI_Win_free(&win);
+        return NTT_EBACKEND;
+    }
+    free(plan->rbuf);
+    plan->rbuf = base;
+    plan->win = win;
+    plan->shm = true;
+    plan->late_agree = true;
+    /* Nothing arrives in cbuf: the blocks are read where they were
+       written, whole (no pieces: nothing to overlap). */
+    free(plan->cbuf);
+    plan->cbuf = NULL;
+    plan->chunks = 1;
+    return set_counts(plan) ? NTT_OK : NTT_EINVAL;
+}
+
+void ntt_mpi_mode_get(const ntt_mpi_plan *plan, int *shm, size_t *chunks, int *threads)
+{
+    if (!plan) return;
+    if (shm) *shm = plan->shm;
+    if (chunks) *chunks = plan->shm ? 1 : plan->chunks;
+    if (threads) *threads = plan->nthreads;
+}
+
 /* Everything local once the arguments are agreed. */
 static ntt_status plan_build(ntt_mpi_plan *plan, ntt_backend backend, const ntt_plan_options *o,
-                             bool small_set)
+                             bool small_set, size_t chunks)
 {
     plan->late_agree = backend == NTT_BACKEND_CUDA;
     ntt_status s = mpi_moduli_init(plan, small_set);
-    if (s == NTT_OK) s = layout_init(plan);
+    if (s == NTT_OK) s = layout_init(plan, chunks);
     if (s == NTT_OK) s = twists_init(plan);
     if (s == NTT_OK) s = work_init(plan, backend, o);
     return s;
@@ -352,6 +514,7 @@ ntt_status ntt_mpi_plan_create(ntt_mpi_plan **out, MPI_Comm comm, size_t n, uint
         return NTT_ENOMEM;
     }
     plan->comm = dup;
+    plan->win = MPI_WIN_NULL;
     for (int x = 0; x < X_COUNT; x++) plan->xc[x].type = MPI_DATATYPE_NULL;
     MPI_Comm_rank(dup, &plan->rank);
     MPI_Comm_size(dup, &plan->size);
@@ -366,7 +529,7 @@ ntt_status ntt_mpi_plan_create(ntt_mpi_plan **out, MPI_Comm comm, size_t n, uint
     const ntt_backend resolved = backend == NTT_BACKEND_AUTO ? ntt_backend_resolve_auto() : backend;
     const uint64_t small = resolved == NTT_BACKEND_AVX2 || resolved == NTT_BACKEND_AVX512 ||
                            resolved == NTT_BACKEND_OPENMP;
-    const uint64_t mine[A_COUNT] = {n, p, (uint64_t)width, o.flags, small};
+    const uint64_t mine[A_COUNT] = {n, p, (uint64_t)width, o.flags, small, env_chunks()};
     uint64_t v[2 * A_COUNT + 1], r[2 * A_COUNT + 1];
     for (int i = 0; i < A_COUNT; i++) {
         v[2 * i] = mine[i];
@@ -378,11 +541,14 @@ ntt_status ntt_mpi_plan_create(ntt_mpi_plan **out, MPI_Comm comm, size_t n, uint
     else {
         st = (ntt_status)r[2 * A_COUNT];
         for (int i = 0; i < A_COUNT && st == NTT_OK; i++)
-            if (i != A_SMALL && r[2 * i] != ~r[2 * i + 1]) st = NTT_EINVAL;
+            if (i != A_SMALL && i != A_CHUNKS && r[2 * i] != ~r[2 * i + 1]) st = NTT_EINVAL;
     }
     bool small_set = st == NTT_OK && ~r[2 * A_SMALL + 1] == 1; /* the minimum */
-    if (st == NTT_OK) st = plan_build(plan, resolved, &o, small_set);
+    if (st == NTT_OK) st = plan_build(plan, resolved, &o, small_set, (size_t)r[2 * A_CHUNKS]);
     st = mpi_agree(plan, st);
+    /* Every rank comes here with the same status: the shared window's
+       collective calls are made by all or none. */
+    if (st == NTT_OK) st = mpi_agree(plan, shm_init(plan));
     memset(&plan->stats, 0, sizeof plan->stats);
     if (st != NTT_OK) {
         ntt_mpi_plan_destroy(plan);

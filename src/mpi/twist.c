@@ -294,12 +294,59 @@ __attribute__((target("avx2"))) static void tile4_u64(uint64_t *dst, size_t ds, 
     }
 TILED(uint32_t, 8, tile8_u32)
 TILED(uint64_t, 4, tile4_u64)
+
+/* 16 x 16 of u32 in sixteen AVX-512 registers: rows interleaved by 32 and
+   64 bits within 128-bit lanes (register 4i+k then holds column 4l+k of
+   rows 4i..4i+3 in lane l), then two rounds of 128-bit lane shuffles.
+   Each destination row is one whole cache line where it is aligned. */
+__attribute__((target("avx512f"))) static void tile16_u32(uint32_t *dst, size_t ds,
+                                                          const uint32_t *src, size_t ss)
+{
+    __m512i r[16], t[16];
+    for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_si512(src + i * ss);
+    for (int i = 0; i < 16; i += 2) {
+        t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 16; i += 4) {
+        r[i] = _mm512_unpacklo_epi64(t[i], t[i + 2]);
+        r[i + 1] = _mm512_unpackhi_epi64(t[i], t[i + 2]);
+        r[i + 2] = _mm512_unpacklo_epi64(t[i + 1], t[i + 3]);
+        r[i + 3] = _mm512_unpackhi_epi64(t[i + 1], t[i + 3]);
+    }
+    for (int h = 0; h < 16; h += 8)
+        for (int k = 0; k < 4; k++) {
+            t[h + k] = _mm512_shuffle_i32x4(r[h + k], r[h + 4 + k], 0x88);
+            t[h + 4 + k] = _mm512_shuffle_i32x4(r[h + k], r[h + 4 + k], 0xDD);
+        }
+    for (int m = 0; m < 8; m++) {
+        _mm512_storeu_si512(dst + (size_t)m * ds, _mm512_shuffle_i32x4(t[m], t[8 + m], 0x88));
+        _mm512_storeu_si512(dst + (size_t)(m + 8) * ds, _mm512_shuffle_i32x4(t[m], t[8 + m], 0xDD));
+    }
+}
+
+/* Whole 16 x 16 tiles, destination rows outermost; the strips left over
+   by the 8 x 8 form. */
+__attribute__((target("avx512f"))) static void tiled16_u32(uint32_t *dst, size_t ds,
+                                                           const uint32_t *src, size_t ss,
+                                                           size_t h, size_t w)
+{
+    const size_t hb = h / 16 * 16, wb = w / 16 * 16;
+    for (size_t j0 = 0; j0 < wb; j0 += 16)
+        for (size_t i0 = 0; i0 < hb; i0 += 16) tile16_u32(dst + j0 * ds + i0, ds, src + i0 * ss + j0, ss);
+    if (h > hb) tiled_uint32_t(dst + hb, ds, src + hb * ss, ss, h - hb, w, false);
+    if (w > wb) tiled_uint32_t(dst + wb * ds, ds, src + wb, ss, hb, w - wb, false);
+}
 #endif
 
 void mpi_transpose(void *dst, size_t dstride, const void *src, size_t sstride, size_t h, size_t w,
                    size_t esz, bool stream)
 {
 #ifdef HAVE_X86_TWIST
+    if (esz == 4 && cpu_avx512()) {
+        tiled16_u32(dst, dstride, src, sstride, h, w);
+        return;
+    }
     if (cpu_avx2()) {
         if (esz == 4)
             tiled_uint32_t(dst, dstride, src, sstride, h, w, stream);

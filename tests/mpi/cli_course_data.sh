@@ -1,9 +1,9 @@
 #!/bin/sh
 # cli_course_data.sh "MPIEXEC -n" "FLAGS" NTT_MPI DATA WORK
-# Multiplies every DATA/*.in with ntt-mpi on 1, 2, 3 and 4 ranks and
-# compares the output file, byte for byte, with the .out beside it (the
-# format ntt_coeffs_write shares with `ntt mul`); also the product on
-# standard output once.
+# Multiplies every DATA/*.in with ntt-mpi on 1, 2, 3 and 4 ranks, and on
+# 2 ranks x 2 threads (--threads 2), and compares the output file, byte for
+# byte, with the .out beside it (the format ntt_coeffs_write shares with
+# `ntt mul`); also the product on standard output once.
 set -u
 mpiexec=$1
 flags=$2
@@ -16,11 +16,14 @@ for in in "$examples"/*.in; do
     id=$(basename "$in" .in)
     want="$examples/$id.out"
     [ -f "$want" ] || continue
-    for np in 1 2 3 4; do
+    for np in 1 2 3 4 2x2; do
+        ranks=${np%x2}
+        threads=
+        [ "$np" = 2x2 ] && threads="--threads 2"
         out="$work/$id.np$np.out"
         rm -f "$out"
         # shellcheck disable=SC2086
-        if ! $mpiexec $np $flags "$exe" mul "$in" -o "$out" </dev/null; then
+        if ! $mpiexec $ranks $flags "$exe" mul "$in" -o "$out" $threads </dev/null; then
             echo "FAIL: $id on $np ranks: exit status $?"
             fail=1
         elif ! cmp -s "$out" "$want"; then

@@ -8,6 +8,13 @@
          spectrum and in place; products equal ntt_polymul_mod's (folded
          for the wrap-around), cyclic and negacyclic, any modulus, c
          aliasing a; zero-padded linear products equal it directly.
+     test_mpi --fail-differently S   ranks break the same call in
+         different ways (NULL array, input = p, nothing; mismatched plan
+         arguments and a missing backend): one status on every rank, the
+         largest, and the whole run within S seconds (a watchdog ends a
+         hung rank, and mpiexec the rest);
+     --expect-shm 0|1, --expect-chunks K   the exchange this launch gets
+         (shared memory, pieces of the product's all-to-alls) is that one;
      test_mpi --errors   every error on one rank comes back on all ranks,
          with nothing written: bad input (NTT_ERANGE), NULL arrays, plans
          whose n, p, width or flags differ on one rank, an unavailable
@@ -21,6 +28,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int R, P;
 
@@ -351,6 +359,80 @@ static void errors(void)
     CHECK_STATUS(NTT_EINVAL, ntt_mpi_local_size(NULL, NULL), "NULL plan");
 }
 
+/* ---- ranks that fail differently, within a time bound ---------------------------------------- */
+
+/* How the plan exchanges (src/mpi, exported from the static library for
+   the benchmark and this test). */
+void ntt_mpi_mode_get(const ntt_mpi_plan *plan, int *shm, size_t *chunks, int *threads);
+
+/* Each rank breaks the same call in its own way (a NULL array, an input
+   = p, nothing), in rounds that move the faults from rank to rank, on
+   products, transforms and plan creation: every rank must get the same
+   status, the largest of the faults, and no rank may wait for ever.  A
+   watchdog (SIGALRM, whose default action ends the process, and mpiexec
+   then every rank) bounds the run: a hang fails in seconds, not at the
+   harness's timeout. */
+static void fail_differently(int bound_s)
+{
+    alarm((unsigned)bound_s);
+    const double t0 = MPI_Wtime();
+    const size_t n = 1 << 12;
+    const uint64_t p = 998244353;
+    ntt_mpi_plan *pl = NULL;
+    ntt_status st = ntt_mpi_plan_create(&pl, MPI_COMM_WORLD, n, p, NTT_U32, NTT_BACKEND_AUTO, NULL);
+    check_all(st, NTT_OK, "plan for the faults", -1);
+    if (st != NTT_OK) return;
+    int shm = 0, threads = 0;
+    size_t chunks = 0;
+    ntt_mpi_mode_get(pl, &shm, &chunks, &threads);
+    if (R == 0) printf("test_mpi: faults on a plan with %s, %zu piece(s)\n",
+                       shm ? "shared memory" : "all-to-alls", chunks);
+    ntt_mpi_local loc;
+    CHECK_STATUS(NTT_OK, ntt_mpi_local_size(pl, &loc), "local size");
+    uint32_t *x = xmalloc((loc.alloc + 1) * 4), *y = xmalloc((loc.alloc + 1) * 4);
+    rnd_fill32(x, loc.alloc, (uint32_t)p);
+    for (int round = 0; round < 3 * (P < 3 ? 3 : P); round++) {
+        /* Rank r's fault this round: 0 none, 1 NULL array, 2 an input = p. */
+        const int fault = (R + round) % 3;
+        const int holds = loc.in_count > 0;
+        ntt_status mine = NTT_OK;
+        if (fault == 1 && holds) mine = NTT_EINVAL;
+        if (fault == 2 && holds) {
+            mine = NTT_ERANGE;
+            x[loc.in_count - 1] = (uint32_t)p;
+        }
+        int m = (int)mine, w;
+        MPI_Allreduce(&m, &w, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        const ntt_status want = (ntt_status)w;
+        const uint32_t *in = fault == 1 && holds ? NULL : x;
+        switch (round % 3) {
+        case 0: st = ntt_mpi_polymul_u32(pl, y, in, x); break;
+        case 1: st = ntt_mpi_polymul_u32(pl, y, x, in); break;
+        default: st = ntt_mpi_forward_u32(pl, in, y); break;
+        }
+        check_all(st, want, "faults differing between ranks", round);
+        if (fault == 2 && holds) x[loc.in_count - 1] = 0;
+        /* Plan creation: one rank's n differs, another's backend is
+           missing (NTT_EUNSUPPORTED outranks NTT_EINVAL). */
+        ntt_mpi_plan *q = NULL;
+        const bool nbad = R == round % P, bbad = P > 1 && R == (round + 1) % P;
+        const bool no_cuda = !ntt_backend_available(NTT_BACKEND_CUDA);
+        st = ntt_mpi_plan_create(&q, MPI_COMM_WORLD, nbad ? 2 * n : n, p, NTT_U32,
+                                 bbad && no_cuda ? NTT_BACKEND_CUDA : NTT_BACKEND_AUTO, NULL);
+        check_all(st, P > 1 && no_cuda ? NTT_EUNSUPPORTED : P > 1 ? NTT_EINVAL : NTT_OK,
+                  "plan creation failing differently", round);
+        ntt_mpi_plan_destroy(st == NTT_OK ? q : NULL);
+    }
+    /* And the plan still multiplies. */
+    st = ntt_mpi_polymul_u32(pl, y, x, x);
+    check_all(st, NTT_OK, "a product after the faults", -1);
+    free(x);
+    free(y);
+    ntt_mpi_plan_destroy(pl);
+    alarm(0);
+    if (R == 0) printf("test_mpi: faults done in %.2f s (bound %d s)\n", MPI_Wtime() - t0, bound_s);
+}
+
 /* ---- the configurations ---------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -373,14 +455,34 @@ int main(int argc, char **argv)
         stdout = fopen("/dev/null", "w");
         test_init("test_mpi");
     }
-    int max_log = 16, all_log = 10;
+    int max_log = 16, all_log = 10, faults = 0, want_shm = -1, want_chunks = -1;
     bool errs = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--errors")) errs = true;
+        else if (!strcmp(argv[i], "--fail-differently") && i + 1 < argc) faults = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--expect-shm") && i + 1 < argc) want_shm = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--expect-chunks") && i + 1 < argc) want_chunks = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--max-log") && i + 1 < argc) max_log = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--all-log") && i + 1 < argc) all_log = atoi(argv[++i]);
     }
-    if (errs) {
+    if (want_shm >= 0 || want_chunks >= 0) {
+        /* The exchange this launch should get (the environment and the
+           node decide): the tests of each path must run that path. */
+        ntt_mpi_plan *pl = NULL;
+        ntt_status st = ntt_mpi_plan_create(&pl, MPI_COMM_WORLD, (size_t)1 << 16, 469762049,
+                                            NTT_U32, NTT_BACKEND_AUTO, NULL);
+        CHECK_STATUS(NTT_OK, st, "plan for the mode");
+        int shm = -1;
+        size_t chunks = 0;
+        if (st == NTT_OK) ntt_mpi_mode_get(pl, &shm, &chunks, NULL);
+        if (want_shm >= 0) CHECK(shm == want_shm, "shared memory %d, expected %d", shm, want_shm);
+        if (want_chunks >= 0)
+            CHECK(chunks == (size_t)want_chunks, "%zu pieces, expected %d", chunks, want_chunks);
+        ntt_mpi_plan_destroy(pl);
+    }
+    if (faults > 0) {
+        fail_differently(faults);
+    } else if (errs) {
         errors();
     } else {
         uint64_t q62, q50;
@@ -399,6 +501,10 @@ int main(int argc, char **argv)
             {998244353, NTT_U32, NTT_FLAG_NEGACYCLIC, NTT_BACKEND_SCALAR, 3},
             {1000000007, NTT_U32, 0, NTT_BACKEND_AUTO, 0},
             {1000000007, NTT_U64, NTT_FLAG_NEGACYCLIC, omp, 2},
+            /* ranks x threads on the fastest kernels: the same words as
+               one thread and as ntt_polymul_mod */
+            {998244353, NTT_U32, 0, NTT_BACKEND_AUTO, 2},
+            {(1ull << 63) - 25, NTT_U64, NTT_FLAG_NEGACYCLIC, NTT_BACKEND_AUTO, 2},
             {(1ull << 61) - 1, NTT_U64, NTT_FLAG_NEGACYCLIC, NTT_BACKEND_AUTO, 0},
             {(1ull << 61) - 1, NTT_U64, 0, NTT_BACKEND_SCALAR, 0},
             {(1ull << 63) - 25, NTT_U64, 0, NTT_BACKEND_AUTO, 0},
