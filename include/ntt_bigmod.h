@@ -27,8 +27,10 @@
  * time; different contexts are independent.  Memory: the RNS plan (about
  * 32 n bytes per prime on the CPU backends, n the power of two >= the
  * longest product), two residue buffers of t n words, the tables
- * (about 2 t words words).  Setup time grows as t words^2 (the tables of
- * (Q / q_k) mod M): milliseconds at 4096 bits, seconds at 65536.
+ * (about 2 t words words).  Setup time: Q mod M word by word (t words
+ * word operations), then each table entry (Q / q_k) mod M in O(words)
+ * (O(t words) where the prime q_k divides M), and t^2 products for the
+ * inverses.
  *
  * Errors are statuses of ntt.h; on failure nothing the caller owns has
  * been written, and ntt_error_detail says why.

@@ -26,34 +26,34 @@ static void from_mpz(uint64_t *x, size_t w, const mpz_t z)
     mpz_export(x, &cnt, -1, 8, 0, 0, z);
 }
 
-/* e = a * b mod M by Kronecker substitution. */
+/* e = a * b mod M by Kronecker substitution: slots of whole words, wide
+   enough for every exact coefficient, packed and unpacked in linear time. */
 static void oracle(uint64_t *e, const uint64_t *a, size_t la, const uint64_t *b, size_t lb,
                    const uint64_t *m, size_t w)
 {
-    mpz_t M, A, Bz, C, x, sl;
-    mpz_inits(M, A, Bz, C, x, sl, NULL);
+    mpz_t M, A, Bz, C, x;
+    mpz_inits(M, A, Bz, C, x, NULL);
     to_mpz(M, m, w);
-    const size_t slot = 2 * mpz_sizeinbase(M, 2) + 64;
-    mpz_set_ui(A, 0);
-    for (size_t i = la; i-- > 0;) {
-        mpz_mul_2exp(A, A, slot);
-        to_mpz(x, a + i * w, w);
-        mpz_add(A, A, x);
-    }
-    mpz_set_ui(Bz, 0);
-    for (size_t i = lb; i-- > 0;) {
-        mpz_mul_2exp(Bz, Bz, slot);
-        to_mpz(x, b + i * w, w);
-        mpz_add(Bz, Bz, x);
+    const size_t sw = (2 * mpz_sizeinbase(M, 2) + 64 + 63) / 64, lc = la + lb - 1;
+    uint64_t *buf = calloc((lc + 1) * sw, 8);
+    const uint64_t *src[2] = {a, b};
+    const size_t len[2] = {la, lb};
+    mpz_ptr dst[2] = {A, Bz};
+    for (int k = 0; k < 2; k++) {
+        memset(buf, 0, (lc + 1) * sw * 8);
+        for (size_t i = 0; i < len[k]; i++) memcpy(buf + i * sw, src[k] + i * w, w * 8);
+        mpz_import(dst[k], len[k] * sw, -1, 8, 0, 0, buf);
     }
     mpz_mul(C, A, Bz);
-    for (size_t i = 0; i < la + lb - 1; i++) {
-        mpz_fdiv_r_2exp(sl, C, slot);
-        mpz_fdiv_q_2exp(C, C, slot);
-        mpz_mod(sl, sl, M);
-        from_mpz(e + i * w, w, sl);
+    memset(buf, 0, (lc + 1) * sw * 8);
+    mpz_export(buf, NULL, -1, 8, 0, 0, C);
+    for (size_t i = 0; i < lc; i++) {
+        mpz_import(x, sw, -1, 8, 0, 0, buf + i * sw);
+        mpz_mod(x, x, M);
+        from_mpz(e + i * w, w, x);
     }
-    mpz_clears(M, A, Bz, C, x, sl, NULL);
+    free(buf);
+    mpz_clears(M, A, Bz, C, x, NULL);
 }
 
 /* Random coefficients below M (or all M - 1). */
@@ -171,6 +171,22 @@ static void test_named(void)
     memset(m, 0, sizeof m);
     m[0] = 2, m[3] = 3 << 8;
     check(NULL, m, 4, 77, 33, 0, 1, "even composite");
+    /* A multiple of the context's first prime (the largest below 2^50
+       that is 1 mod 2^30): its table entry takes the other way. */
+    uint64_t k = ((uint64_t)1 << 20) - 1;
+    while (!ntt_is_prime((k << 30) + 1)) k--;
+    const uint64_t q0 = (k << 30) + 1;
+    memset(m, 0, sizeof m);
+    const uint64_t f[3] = {0x123456789ABCDEFull, 0xFEDCBA9876543210ull, 0x1234567ull};
+    uint64_t c = 0;
+    for (int j = 0; j < 3; j++) {
+        const tu128 v = (tu128)f[j] * q0 + c;
+        m[j] = (uint64_t)v;
+        c = (uint64_t)(v >> 64);
+    }
+    m[3] = c;
+    check(NULL, m, m[3] ? 4 : 3, 50, 40, 0, 1, "a multiple of an NTT prime");
+    check(NULL, m, m[3] ? 4 : 3, 20, 20, 1, 1, "a multiple of an NTT prime, all M-1");
 }
 
 /* Lengths 1 .. 2^12 balanced and unbalanced on one context, used again. */

@@ -163,7 +163,7 @@ static ntt_status setup_tables(ntt_bigmod *B)
     const size_t w = B->w, t = B->t;
     /* Q as an integer: t primes below 2^50. */
     const size_t qw = (t * 50) / 64 + 2;
-    uint64_t *Q = calloc(qw, 8), *X = calloc(qw, 8), *tmp = calloc(w + 1, 8), *r = calloc(w, 8);
+    uint64_t *Q = calloc(qw, 8), *X = calloc(qw > w + 1 ? qw : w + 1, 8), *tmp = calloc(w + 1, 8), *r = calloc(w, 8);
     if (!Q || !X || !tmp || !r) {
         free(Q), free(X), free(tmp), free(r);
         return NTT_ENOMEM;
@@ -177,27 +177,15 @@ static ntt_status setup_tables(ntt_bigmod *B)
             c = (uint64_t)(pr >> 64);
         }
     }
+    /* Qm = Q mod M, once (words of Q times words of M). */
+    uint64_t *Qm = calloc(w + 1, 8);
+    if (!Qm) {
+        free(Q), free(X), free(tmp), free(r);
+        return NTT_ENOMEM;
+    }
+    big_mod(Qm, Q, qw, B, tmp);
     for (size_t k = 0; k < t; k++) {
         const uint64_t q = B->q[k];
-        /* X = Q / q_k exactly, from the top. */
-        ntt_u128 rem = 0;
-        for (size_t j = qw; j-- > 0;) {
-            const ntt_u128 cur = (rem << 64) | Q[j];
-            X[j] = (uint64_t)(cur / q);
-            rem = cur % q;
-        }
-        big_mod(r, X, qw, B, tmp);
-        /* The table holds it times 2^s, below M' < 2^(64 w). */
-        for (size_t j = 0; j < w; j++) {
-            const uint64_t v = B->s ? (r[j] << B->s) | (j ? r[j - 1] >> (64 - B->s) : 0) : r[j];
-            B->ct[j * t + k] = v;
-        }
-        /* (Q / q_k)^-1 mod q_k. */
-        uint64_t prod = 1;
-        for (size_t i = 0; i < t; i++)
-            if (i != k) prod = ntt_mulmod_slow(prod, B->q[i] % q, q);
-        B->inv[k] = ntt_invmod(prod, q);
-        B->invq[k] = ntt_shoup_pre64(B->inv[k], q);
         B->oneq[k] = ntt_shoup_pre64(1, q);
         B->r64[k] = (uint64_t)(((ntt_u128)1 << 64) % q);
         B->r64q[k] = ntt_shoup_pre64(B->r64[k], q);
@@ -207,9 +195,56 @@ static ntt_status setup_tables(ntt_bigmod *B)
             B->pt[k * w + j] = p;
             p = ntt_mulmod_slow(p, B->r64[k], q);
         }
+        /* (Q / q_k)^-1 mod q_k. */
+        uint64_t prod = 1;
+        for (size_t i = 0; i < t; i++)
+            if (i != k) prod = ntt_mulmod_slow(prod, B->q[i] % q, q);
+        B->inv[k] = ntt_invmod(prod, q);
+        B->invq[k] = ntt_shoup_pre64(B->inv[k], q);
+        /* C_k = (Q / q_k) mod M.  Where q_k does not divide M, C_k q_k = Qm
+           mod M, and C_k = (Qm + M z) / q_k for the z in [0, q_k) that
+           makes the division exact, z = -Qm M^-1 mod q_k: the quotient is
+           below M q_k / q_k = M, so it is C_k itself, in O(words).
+           Otherwise Q / q_k reduced word by word (O(words^2)). */
+        uint64_t qm = 0, mm = 0;
+        for (size_t j = w; j-- > 0;) {
+            qm = (uint64_t)((((ntt_u128)qm << 64) | Qm[j]) % q);
+            mm = (uint64_t)((((ntt_u128)mm << 64) | B->m[j]) % q);
+        }
+        if (mm != 0) {
+            const uint64_t z = ntt_mulmod_slow((q - qm) % q, ntt_invmod(mm, q), q);
+            uint64_t c = 0;
+            for (size_t j = 0; j < w; j++) {
+                const ntt_u128 v = (ntt_u128)B->m[j] * z + Qm[j] + c;
+                X[j] = (uint64_t)v;
+                c = (uint64_t)(v >> 64);
+            }
+            X[w] = c;
+            ntt_u128 rem = 0;
+            for (size_t j = w + 1; j-- > 0;) {
+                const ntt_u128 cur = (rem << 64) | X[j];
+                X[j] = (uint64_t)(cur / q);
+                rem = cur % q;
+            }
+            memcpy(r, X, w * 8);
+        } else {
+            ntt_u128 rem = 0;
+            for (size_t j = qw; j-- > 0;) {
+                const ntt_u128 cur = (rem << 64) | Q[j];
+                X[j] = (uint64_t)(cur / q);
+                rem = cur % q;
+            }
+            big_mod(r, X, qw, B, tmp);
+        }
+        /* The table holds it times 2^s, below M' < 2^(64 w). */
+        for (size_t j = 0; j < w; j++) {
+            const uint64_t v = B->s ? (r[j] << B->s) | (j ? r[j - 1] >> (64 - B->s) : 0) : r[j];
+            B->ct[j * t + k] = v;
+        }
     }
     /* md = (M - Q mod M) mod M, times 2^s. */
-    big_mod(r, Q, qw, B, tmp);
+    memcpy(r, Qm, w * 8);
+    free(Qm);
     int zero = 1;
     for (size_t j = 0; j < w; j++) zero &= r[j] == 0;
     if (!zero) {
