@@ -6,9 +6,12 @@
  * 2^64 - 1 and 2^64 + 1; lengths 1 .. 2^12, unbalanced and balanced;
  * all-(M-1) inputs; a context used again for shorter products; two
  * threads against one; every bad input's status with nothing written.
+ * Everything twice: with the IFMA kernels where the CPU has them, and
+ * with the portable ones (the switch of ntt_internal.h).
  * NTT_TEST_BIGMOD_LARGE=1 adds M of 65536 bits and lengths up to 2^16.
  */
 #include "ntt_bigmod.h"
+#include "ntt_internal.h" /* ntt_cpu_use_ifma */
 #include "test_common.h"
 
 #include <gmp.h>
@@ -277,9 +280,14 @@ int main(void)
 {
     test_init("test_bigmod");
     test_bad();
-    test_named();
-    test_random();
-    test_lengths();
+    /* The IFMA kernels where this CPU has them, then the portable ones. */
+    for (int pass = 0; pass < 2; pass++) {
+        ntt_cpu_use_ifma(pass == 0);
+        test_named();
+        test_random();
+        test_lengths();
+    }
+    ntt_cpu_use_ifma(true);
     const char *big = getenv("NTT_TEST_BIGMOD_LARGE");
     if (big && *big && *big != '0') test_large();
     printf("test_bigmod: %d products against GMP\n", cases_run);

@@ -1,42 +1,17 @@
 /* Products modulo a big modulus M (ntt_bigmod.h): the context's primes and
    tables, the input reduction, the batched products and the explicit CRT
    back to M, blocked and shared among the context's threads. */
-#include "ntt_bigmod.h"
+#include "bigmod_internal.h"
 
 #include "../arith/modarith.h"
 #include "../core/alloc.h"
 #include "../core/detail.h"
-#include "../pool/pool.h"
+#include "../core/cpu_features.h"
+#include "../include/ntt_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* Coefficients per block of the reduction and the reconstruction: the
-   tables' row of the block's loop is read once per block, the block's
-   words (BLOCK * words) stay in L1 meanwhile. */
-#define BLOCK 8
-
-/* The CRT's float estimate of the multiple of Q needs the product below
-   Q / 2^MARGIN_BITS (see crt_block). */
-#define MARGIN_BITS 8
-
-struct ntt_bigmod {
-    size_t w, max_len, n, t;
-    unsigned s;         /* M' = M 2^s has its top bit set */
-    uint64_t *m, *mn;   /* M, M' (w words) */
-    uint64_t *md;       /* (M - Q mod M) mod M, times 2^s (w words) */
-    uint64_t *q, *oneq, *r64, *r64q, *inv, *invq; /* per prime */
-    double *qinv;       /* 1 / q_k */
-    uint64_t *pt;       /* [k][j]: 2^(64 j) mod q_k, t x w */
-    uint64_t *ct;       /* [j][k]: word j of ((Q / q_k) mod M) 2^s, w x t */
-    uint64_t *ra, *rb;  /* residues: [k][i], t x n each */
-    uint64_t *scratch;  /* per thread: BLOCK (w + 1) + BLOCK t words */
-    size_t scratch_words;
-    ntt_plan *plan;
-    ntt_pool *pool;
-    int threads;
-};
 
 /* ---- multi-word helpers ------------------------------------------------- */
 
@@ -59,7 +34,7 @@ static int geq(const uint64_t *x, const uint64_t *y, size_t w)
    quotient digit (Knuth's algorithm D): qh from the top two words of y by
    M's top word, at most 2 above the quotient as M' is normalised, then
    M' added back while the remainder is negative. */
-static void reduce_norm(uint64_t *y, const uint64_t *mn, size_t w)
+void ntt_bigmod_reduce_norm(uint64_t *y, const uint64_t *mn, size_t w)
 {
     const ntt_u128 top = ((ntt_u128)y[w] << 64) | y[w - 1];
     ntt_u128 qq = top / mn[w - 1];
@@ -106,7 +81,7 @@ static void big_mod(uint64_t *r, const uint64_t *x, size_t xw, const ntt_bigmod 
             tmp[i] += c;
             c = tmp[i] < c;
         }
-        reduce_norm(tmp, B->mn, w);
+        ntt_bigmod_reduce_norm(tmp, B->mn, w);
     }
     /* Undo the 2^s. */
     for (size_t j = 0; j < w; j++)
@@ -155,6 +130,14 @@ void ntt_bigmod_destroy(ntt_bigmod *B)
     free(B->ra);
     free(B->rb);
     free(B->scratch);
+    free(B->p52t);
+    free(B->qv);
+    free(B->oneqv);
+    free(B->r52v);
+    free(B->r52qv);
+    free(B->iw);
+    free(B->iwq);
+    free(B->cl);
     free(B);
 }
 
@@ -262,6 +245,63 @@ static ntt_status setup_tables(ntt_bigmod *B)
     return NTT_OK;
 }
 
+#ifdef NTT_HAVE_IFMA
+/* The IFMA kernels' tables (bigmod_internal.h) from the portable ones. */
+static ntt_status setup_ifma(ntt_bigmod *B)
+{
+    const size_t w = B->w, t = B->t;
+    B->tp = (t + 7) / 8 * 8;
+    B->li = (64 * w + 51) / 52;
+    B->lcp = (B->li + 7) / 8 * 8;
+    const size_t tp = B->tp, li = B->li, lcp = B->lcp;
+    B->p52t = ntt_alloc_aligned(li * tp * 8);
+    B->qv = malloc(tp * 8);
+    B->oneqv = malloc(tp * 8);
+    B->r52v = malloc(tp * 8);
+    B->r52qv = malloc(tp * 8);
+    B->iw = malloc(t * 8);
+    B->iwq = malloc(t * 8);
+    B->cl = ntt_alloc_aligned((t + 1) * lcp * 8);
+    uint64_t *col = malloc(w * 8);
+    if (!B->p52t || !B->qv || !B->oneqv || !B->r52v || !B->r52qv || !B->iw || !B->iwq || !B->cl ||
+        !col) {
+        free(col);
+        return NTT_ENOMEM;
+    }
+    memset(B->p52t, 0, li * tp * 8);
+    memset(B->cl, 0, (t + 1) * lcp * 8);
+    for (size_t k = 0; k < tp; k++) {
+        const uint64_t q = B->q[k < t ? k : 0];
+        const uint64_t r52 = ((uint64_t)1 << 52) % q;
+        B->qv[k] = q;
+        B->oneqv[k] = ntt_shoup_pre64(1, q);
+        B->r52v[k] = r52;
+        B->r52qv[k] = ntt_shoup_pre64(r52, q);
+        if (k >= t) continue;
+        uint64_t v = 1;
+        for (size_t l = 0; l < li; l++) {
+            B->p52t[l * tp + k] = v;
+            v = ntt_mulmod_slow(v, r52, q);
+        }
+        /* inv in mul52's form: W = inv 2^52 mod q, W' = W q^-1 mod 2^52. */
+        const uint64_t W = (uint64_t)(((ntt_u128)B->inv[k] << 52) % q);
+        B->iw[k] = W;
+        B->iwq[k] = (W * (0 - ntt_mont_pinv64(q))) & NTT_MASK52;
+    }
+    for (size_t k = 0; k <= t; k++) {
+        for (size_t j = 0; j < w; j++) col[j] = k < t ? B->ct[j * t + k] : B->md[j];
+        for (size_t l = 0; l < li; l++) {
+            const size_t bit = 52 * l, j = bit / 64, sh = bit % 64;
+            uint64_t v = col[j] >> sh;
+            if (sh > 12 && j + 1 < w) v |= col[j + 1] << (64 - sh);
+            B->cl[k * lcp + l] = v & (((uint64_t)1 << 52) - 1);
+        }
+    }
+    free(col);
+    return NTT_OK;
+}
+#endif
+
 ntt_status ntt_bigmod_create(ntt_bigmod **ctx, const uint64_t *m, size_t words, size_t max_len,
                              ntt_backend backend, const ntt_plan_options *opts)
 {
@@ -344,7 +384,13 @@ ntt_status ntt_bigmod_create(ntt_bigmod **ctx, const uint64_t *m, size_t words, 
     B->ct = ntt_alloc_aligned(t * w * 8);
     B->ra = ntt_alloc_aligned(t * n * 8);
     B->rb = ntt_alloc_aligned(t * n * 8);
-    B->scratch_words = BLOCK * (w + 1) + BLOCK * t + 8;
+    /* The portable kernels' scratch, or the IFMA ones' (limbs of a block
+       of coefficients; the e_k, limb sums and words of eight). */
+    size_t sw = BLOCK * (w + 1) + BLOCK * t + 8;
+    const size_t li = (64 * w + 51) / 52, lcp = (li + 7) / 8 * 8;
+    if (sw < BLOCK * li) sw = BLOCK * li;
+    if (sw < (t + 1) * 8 + (lcp + 1) * 8 + w + 3) sw = (t + 1) * 8 + (lcp + 1) * 8 + w + 3;
+    B->scratch_words = (sw + 7) / 8 * 8;
     B->scratch = ntt_alloc_aligned((size_t)B->threads * B->scratch_words * 8);
     if (!B->m || !B->mn || !B->md || !B->oneq || !B->r64 || !B->r64q || !B->inv || !B->invq ||
         !B->qinv || !B->pt || !B->ct || !B->ra || !B->rb || !B->scratch) {
@@ -355,6 +401,14 @@ ntt_status ntt_bigmod_create(ntt_bigmod **ctx, const uint64_t *m, size_t words, 
     for (size_t j = 0; j < w; j++)
         B->mn[j] = B->s ? (m[j] << B->s) | (j ? m[j - 1] >> (64 - B->s) : 0) : m[j];
     st = setup_tables(B);
+#ifdef NTT_HAVE_IFMA
+    /* The IFMA kernels where the plan runs the AVX-512 ones (itself or
+       threaded) and the CPU has IFMA, as the NTT's own choice. */
+    const ntt_backend pb = ntt_plan_backend(B->plan);
+    B->ifma = (pb == NTT_BACKEND_AVX512 || pb == NTT_BACKEND_OPENMP) && ntt_cpu_has_ifma() &&
+              ntt_cpu_ifma_enabled() && t <= IFMA_MAX_PRIMES;
+    if (st == NTT_OK && B->ifma) st = setup_ifma(B);
+#endif
     if (st == NTT_OK && B->threads > 1) st = ntt_pool_create(&B->pool, B->threads, NTT_POOL_SPIN_NS);
     if (st != NTT_OK) {
         ntt_bigmod_destroy(B);
@@ -444,7 +498,7 @@ static void crt_block(const ntt_bigmod *B, uint64_t *c, size_t i0, size_t i1, ui
     for (size_t b = 0; b < nb; b++) {
         uint64_t *yb = y + b * (w + 1);
         yb[w] = (uint64_t)carry[b];
-        reduce_norm(yb, B->mn, w);
+        ntt_bigmod_reduce_norm(yb, B->mn, w);
         uint64_t *cb = c + (i0 + b) * w;
         for (size_t j = 0; j < w; j++)
             cb[j] = s ? (yb[j] >> s) | (yb[j + 1] << (64 - s)) : yb[j];
@@ -460,16 +514,23 @@ typedef struct {
 
 static void unit_reduce(void *arg, unsigned phase, size_t unit, int thread)
 {
-    (void)phase, (void)thread;
+    (void)phase;
     const mul_job *J = arg;
+    const ntt_bigmod *B = J->B;
     const size_t ua = (J->la + BLOCK - 1) / BLOCK;
-    if (unit < ua) {
-        const size_t i0 = unit * BLOCK, i1 = i0 + BLOCK < J->la ? i0 + BLOCK : J->la;
-        reduce_block(J->B, J->B->ra, J->a, i0, i1);
-    } else {
-        const size_t i0 = (unit - ua) * BLOCK, i1 = i0 + BLOCK < J->lb ? i0 + BLOCK : J->lb;
-        reduce_block(J->B, J->B->rb, J->b, i0, i1);
+    const bool in_a = unit < ua;
+    const size_t len = in_a ? J->la : J->lb, i0 = (in_a ? unit : unit - ua) * BLOCK;
+    const size_t i1 = i0 + BLOCK < len ? i0 + BLOCK : len;
+    uint64_t *r = in_a ? B->ra : B->rb;
+    const uint64_t *x = in_a ? J->a : J->b;
+#ifdef NTT_HAVE_IFMA
+    if (B->ifma) {
+        ntt_bigmod_reduce_ifma(B, r, x, i0, i1, B->scratch + (size_t)thread * B->scratch_words);
+        return;
     }
+#endif
+    (void)thread;
+    reduce_block(B, r, x, i0, i1);
 }
 
 static void unit_crt(void *arg, unsigned phase, size_t unit, int thread)
@@ -477,7 +538,14 @@ static void unit_crt(void *arg, unsigned phase, size_t unit, int thread)
     (void)phase;
     const mul_job *J = arg;
     const size_t i0 = unit * BLOCK, i1 = i0 + BLOCK < J->lc ? i0 + BLOCK : J->lc;
-    crt_block(J->B, J->c, i0, i1, J->B->scratch + (size_t)thread * J->B->scratch_words);
+    uint64_t *scr = J->B->scratch + (size_t)thread * J->B->scratch_words;
+#ifdef NTT_HAVE_IFMA
+    if (J->B->ifma) {
+        ntt_bigmod_crt_ifma(J->B, J->c, i0, i1, scr);
+        return;
+    }
+#endif
+    crt_block(J->B, J->c, i0, i1, scr);
 }
 
 /* Index of the first coefficient >= M, or len. */

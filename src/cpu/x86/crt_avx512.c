@@ -4,24 +4,7 @@
    primes are below 2^62, so the remainder below 4q fits), the output
    modulus's its exact one (p < 2^63: the remainder is below 2p). */
 #include "../../core/crt.h"
-#include "u64x8.h"
-
-/* y w mod q in [0, q) for any y, q < 2^62: Shoup with hi64(y wq) - e,
-   e <= 2, leaves y w - e' q in [0, 4q). */
-NTT_INLINE V shoup_q(V y, V w, V wq, V q, V q2)
-{
-    const V e = mulhi_low(y, wq);
-    const V r = vsub(_mm512_mullo_epi64(y, w), _mm512_mullo_epi64(e, q));
-    return vcsub(vcsub(r, q2), q);
-}
-
-/* y w mod p in [0, p) for any y, p < 2^63: the exact high product leaves
-   the remainder in [0, 2p). */
-NTT_INLINE V shoup_p(V y, V w, V wq, V p)
-{
-    const V r = vsub(_mm512_mullo_epi64(y, w), _mm512_mullo_epi64(mulhi(y, wq), p));
-    return vcsub(r, p);
-}
+#include "u64x8_crt.h"
 
 /* The loop for t primes, t a constant where it is inlined, so that the
    digits stay in registers. */

@@ -6,26 +6,7 @@
    take the exact 64-bit Shoup product.  The same words as the scalar
    kernel. */
 #include "../../core/crt.h"
-#include "u64x8.h"
-
-/* y w mod q in (0, 2q) for y < 2^52 and odd q < 2^52, w in the form
-   (W, W') of crt.h: with s = lo52(y W'), s q and y W agree in their low 52
-   bits, so q + hi52(y W) - hi52(s q) = q + (y W - s q) / 2^52, congruent
-   to y W 2^-52 = y w, and both products are below q 2^52. */
-NTT_INLINE V mul52(V y, V W, V Wq, V q)
-{
-    const V z = vz();
-    const V s = _mm512_madd52lo_epu64(z, y, Wq);
-    return vsub(_mm512_madd52hi_epu64(q, y, W), _mm512_madd52hi_epu64(z, s, q));
-}
-
-/* y w mod p in [0, p) for any y, p < 2^63: the exact high product leaves
-   the remainder in [0, 2p). */
-NTT_INLINE V shoup_p(V y, V w, V wq, V p)
-{
-    const V r = vsub(_mm512_mullo_epi64(y, w), _mm512_mullo_epi64(mulhi(y, wq), p));
-    return vcsub(r, p);
-}
+#include "u64x8_crt.h"
 
 NTT_INLINE void garner_t(uint64_t *c, const uint64_t *const *r, size_t len, const ntt_garner *g,
                          const size_t t, const bool p52)
