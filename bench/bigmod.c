@@ -9,6 +9,7 @@
    calling thread; on a shared machine the CPU times are the fairer
    comparison, and the ratios are given for both).  The context's set-up is not timed, as
    FLINT's and NTL's conversions are not. */
+#include "ntt_bigint.h"
 #include "ntt_bigmod.h"
 
 #include "bench.h"
@@ -84,20 +85,99 @@ static void gmp_product(uint64_t *c, const uint64_t *a, size_t la, const uint64_
     mpz_clears(M, A, B, C, x, NULL);
 }
 
+#define MAXI 3 /* ntt and at most two anchors */
+#define MAXR 99
+
+/* --mpn: ntt_mpn_mul against mpz_mul at about 10^5 .. 10^7 decimal digits
+   (and 10^8 with --large), one thread, alternated, every row checked. */
+static int bench_mpn(int reps, bool large, FILE *jf)
+{
+    static const double digits[] = {1e5, 1e6, 1e7, 1e8};
+    const int rows = large ? 4 : 3;
+    printf("| digits | words | ntt_mpn_mul | mpz_mul | / ntt |\n|---|---|---|---|---|\n");
+    if (jf) fputs(",\n  \"mpn_rows\": [\n", jf);
+    int rc = 0;
+    for (int ri = 0; ri < rows; ri++) {
+        const size_t w = (size_t)(digits[ri] * 3.3219280948873623 / 64) + 1;
+        uint64_t *a = malloc(w * 8), *b = malloc(w * 8), *c = malloc(2 * w * 8), *e = malloc(2 * w * 8);
+        if (!a || !b || !c || !e) {
+            free(a), free(b), free(c), free(e);
+            return 1;
+        }
+        uint64_t seed = 0x9E3779B97F4A7C15ull ^ w;
+        for (size_t i = 0; i < w; i++) a[i] = xs(&seed), b[i] = xs(&seed);
+        mpz_t A, B, P;
+        mpz_inits(A, B, P, NULL);
+        mpz_import(A, w, -1, 8, 0, 0, a);
+        mpz_import(B, w, -1, 8, 0, 0, b);
+        ntt_plan_options o = {.threads = 1};
+        bool ok = ntt_mpn_mul(c, a, w, b, w, NTT_BACKEND_AUTO, &o) == NTT_OK;
+        mpz_mul(P, A, B);
+        memset(e, 0, 2 * w * 8);
+        mpz_export(e, NULL, -1, 8, 0, 0, P);
+        ok = ok && memcmp(c, e, 2 * w * 8) == 0;
+        if (!ok) {
+            fprintf(stderr, "ntt-bench bigmod --mpn: ntt_mpn_mul differs from mpz_mul at %zu words\n", w);
+            rc = 1;
+        } else {
+            double t[2][MAXR], cp[2][MAXR];
+            for (int r = 0; r < reps; r++)
+                for (int k0 = 0; k0 < 2; k0++) {
+                    const int k = (k0 + r) % 2;
+                    const double w0 = clock_us(CLOCK_MONOTONIC), c0 = clock_us(CLOCK_THREAD_CPUTIME_ID);
+                    if (k == 0) {
+                        if (ntt_mpn_mul(c, a, w, b, w, NTT_BACKEND_AUTO, &o) != NTT_OK) rc = 1;
+                    } else {
+                        mpz_mul(P, A, B);
+                    }
+                    cp[k][r] = (clock_us(CLOCK_THREAD_CPUTIME_ID) - c0) / 1e3;
+                    t[k][r] = (clock_us(CLOCK_MONOTONIC) - w0) / 1e3;
+                }
+            if (jf) {
+                fprintf(jf, "%s    {\"digits\": %.0f, \"words\": %zu, \"verified\": true", ri ? ",\n" : "",
+                        digits[ri], w);
+                const char *nm[2] = {"ntt", "mpz_mul"};
+                for (int k = 0; k < 2; k++) {
+                    fprintf(jf, ", \"%s_ms\": [", nm[k]);
+                    for (int r = 0; r < reps; r++) fprintf(jf, "%s%.3f", r ? ", " : "", t[k][r]);
+                    fprintf(jf, "], \"%s_cpu_ms\": [", nm[k]);
+                    for (int r = 0; r < reps; r++) fprintf(jf, "%s%.3f", r ? ", " : "", cp[k][r]);
+                    fputc(']', jf);
+                }
+                fputc('}', jf);
+            }
+            double med[2], cm[2];
+            for (int k = 0; k < 2; k++) {
+                qsort(t[k], (size_t)reps, sizeof(double), cmp_d);
+                qsort(cp[k], (size_t)reps, sizeof(double), cmp_d);
+                med[k] = t[k][reps / 2], cm[k] = cp[k][reps / 2];
+            }
+            printf("| %.0e | %zu | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f |\n", digits[ri], w, med[0],
+                   cm[0], med[1], cm[1], med[1] / med[0], cm[1] / cm[0]);
+            fflush(stdout);
+        }
+        mpz_clears(A, B, P, NULL);
+        free(a), free(b), free(c), free(e);
+    }
+    if (jf) fputs("\n  ]", jf);
+    return rc;
+}
+
 static void usage(FILE *f)
 {
-    fputs("usage: ntt-bench bigmod [--reps R] [--quick] [--bits B,...] [--n N,...] [--json FILE]\n"
+    fputs("usage: ntt-bench bigmod [--reps R] [--quick] [--bits B,...] [--n N,...] [--mpn [--large]]\n"
+          "                         [--json FILE]\n"
           "  one thread: products mod M of B bits (default 256,1024,4096), la = lb = N\n"
           "  (default 1024,16384,65536), ntt_bigmod_mul against FLINT's\n"
           "  fmpz_mod_poly_mul and NTL's ZZ_pX mul where built, samples alternated,\n"
           "  every row checked first.\n"
           "  --reps R      samples per implementation and row (default 5; --quick: 3)\n"
+          "  --mpn         instead: ntt_mpn_mul against GMP's mpz_mul at 1e5, 1e6, 1e7\n"
+          "                decimal digits (--large: 1e8 too), ms wall / thread CPU\n"
           "  --json FILE   every sample of every row\n",
           f);
 }
 
-#define MAXI 3 /* ntt and at most two anchors */
-#define MAXR 99
 
 int bench_bigmod(int argc, char **argv)
 {
@@ -105,6 +185,7 @@ int bench_bigmod(int argc, char **argv)
     uint64_t reps64 = 5, bits[8] = {256, 1024, 4096}, ns[8] = {1024, 16384, 65536};
     int nbits = 3, nn = 3;
     const char *json = NULL, *val;
+    bool mpn = false, large = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int r;
@@ -113,6 +194,10 @@ int bench_bigmod(int argc, char **argv)
             return EXIT_OK;
         } else if (!strcmp(a, "--quick")) {
             reps64 = 3;
+        } else if (!strcmp(a, "--mpn")) {
+            mpn = true;
+        } else if (!strcmp(a, "--large")) {
+            large = true;
         } else if ((r = cli_option(cmd, argc, argv, &i, "--bits", NULL, &val)) != 0) {
             if (r < 0 || (nbits = cli_parse_list(val, 2, NTT_BIGMOD_MAX_BITS, bits, 8)) < 0) {
                 fprintf(stderr, "%s: --bits takes a list of 2 .. %d\n", cmd, NTT_BIGMOD_MAX_BITS);
@@ -151,6 +236,17 @@ int bench_bigmod(int argc, char **argv)
         sysinfo_json(jf, &si, "  ");
         fprintf(jf, ",\n  \"section\": \"bigmod\",\n  \"threads\": 1,\n  \"reps\": %d,\n  \"rows\": [\n",
                 reps);
+    }
+    if (mpn) {
+        printf("# %s; one thread; medians of %d samples, alternated (ms): wall / thread CPU\n",
+               si.cpu_model, reps);
+        if (jf) fputs("  ]", jf); /* no polynomial rows */
+        const int r = bench_mpn(reps, large, jf);
+        if (jf) {
+            fputs("\n}\n", jf);
+            fclose(jf);
+        }
+        return r;
     }
     printf("# %s; one thread; la = lb = n; medians of %d samples, alternated (ms): wall "
            "[min, max] / thread CPU; the anchors' ratios to ntt, wall / CPU\n",
