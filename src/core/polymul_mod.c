@@ -352,7 +352,11 @@ static ntt_status via_crt(uint64_t *c, const uint64_t *a, size_t la, const uint6
     ntt_plan *plan[CRT_MAX];
     size_t got = 0;
     while (got < t && (s = plan_acquire(&plan[got], n, q[got], NTT_U64, be, m)) == NTT_OK) got++;
-    for (size_t k = 0; k < t && s == NTT_OK; k++) {
+    /* The first prime's product, the one into c, runs last: a product
+       that fails (a device's error) leaves c as it was, as the direct
+       path's does. */
+    for (size_t j = 0; j < t && s == NTT_OK; j++) {
+        const size_t k = (j + 1) % t;
         /* Inputs below q need no copy. */
         const uint64_t *ak = a, *bk = b;
         if (p > q[k]) {
