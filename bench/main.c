@@ -63,6 +63,9 @@ static const subcommand subcommands[] = {
      NO_MGPU},
     {"u64", bench_u64, "[--reps R] [--quick] [--json FILE]",
      "u64 forward, inverse, pointwise, one thread: the x86 kernels against the ones they replace", NULL},
+    {"bigmod", bench_bigmod,
+     "[--reps R] [--quick] [--bits B,...] [--n N,...] [--mpn [--large]] [--json FILE]",
+     "products mod a big M, one thread, against FLINT's fmpz_mod_poly_mul and NTL's ZZ_pX", NULL},
     {"oracle", bench_oracle, "IN [-o OUT]",
      "the GMP product of a course file (its expected output)", NULL},
 };

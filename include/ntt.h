@@ -454,7 +454,13 @@ NTT_API NTT_NODISCARD ntt_status ntt_cuda_get_info(ntt_cuda_info *info);
    Very short inputs are multiplied by schoolbook.
    Bound: la + lb - 1 <= NTT_POLYMUL_MAX_LEN (else NTT_EINVAL).
    Plans (twiddle tables) are cached between calls, keyed by modulus, size
-   and backend; ntt_cache_clear() frees them.
+   and backend, and so are the CRT path's work buffers (at most four, the
+   largest asked for, with the threads of its reconstruction where the
+   options ask for several): a call that finds what it needs cached
+   allocates nothing; concurrent calls each take cached objects of their
+   own, or allocate where every one is taken.  ntt_cache_clear() frees
+   them.  With threads > 1 the CRT reconstruction of a long product is
+   shared among that many threads too.
    Errors: NTT_EINVAL (NULL pointer, la or lb == 0, length bound, c aliasing
    a or b), NTT_EINVAL for p < 2 or p >= 2^63, NTT_ERANGE (an input >= p),
    NTT_EUNSUPPORTED (backend unavailable), NTT_ENOMEM. */

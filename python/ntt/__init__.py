@@ -2,7 +2,8 @@
 libntt, numpy arrays in and out, on the CPU or on CUDA device arrays.
 
     import ntt
-    c = ntt.polymul_mod(a, b, p)                  # any p < 2^63
+    c = ntt.polymul_mod(a, b, p)                  # any p >= 2 (ints past 2^63)
+    z = ntt.int_mul(x, y)                         # Python ints of any size
     with ntt.Plan(4096, [q0, q1, q2], negacyclic=True) as plan:
         spec = plan.forward(limbs)                # shape (3, 4096), uint64
 
@@ -21,7 +22,7 @@ from ._errors import (BackendError, DTypeError, Error, InvalidArgumentError, Mod
 from ._names import auto_backend, backend_available, backends, cuda_info
 from ._numtheory import find_prime, is_prime, primitive_root, root_of_unity
 from ._plan import Plan
-from ._polymul import cache_clear, polymul_mod
+from ._polymul import cache_clear, int_mul, polymul_mod
 from ._version import __version__
 
 __library__ = _lib.path
@@ -42,7 +43,8 @@ def library_origin():
 __all__ = [
     "BackendError", "DTypeError", "Error", "InvalidArgumentError", "ModulusError",
     "OutOfMemoryError", "Plan", "RangeError", "Status", "UnsupportedError", "auto_backend",
-    "backend_available", "backends", "cache_clear", "cuda_info", "find_prime", "is_prime",
+    "backend_available", "backends", "cache_clear", "cuda_info", "find_prime", "int_mul",
+    "is_prime",
     "library_origin", "library_path", "polymul_mod", "primitive_root", "root_of_unity",
     "status_string",
 ]

@@ -180,6 +180,12 @@ cuda_get_info = _proto("ntt_cuda_get_info", _st, POINTER(CudaInfo))
 polymul_mod_ex = _proto("ntt_polymul_mod_ex", _st, _P, _P, c_size_t, _P, c_size_t, c_uint64,
                         c_int, _P)
 cache_clear = _proto("ntt_cache_clear", None)
+# Big moduli and big naturals (include/ntt_bigmod.h, ntt_bigint.h); None in
+# a libntt built before them.
+bigmod_polymul = (_proto("ntt_bigmod_polymul", _st, _P, _P, c_size_t, _P, c_size_t, _P, c_size_t,
+                         c_int) if hasattr(lib, "ntt_bigmod_polymul") else None)
+mpn_mul = (_proto("ntt_mpn_mul", _st, _P, _P, c_size_t, _P, c_size_t, c_int, _P)
+           if hasattr(lib, "ntt_mpn_mul") else None)
 
 is_prime = _proto("ntt_is_prime", c_int, c_uint64)
 primitive_root = _proto("ntt_primitive_root", _st, c_uint64, POINTER(c_uint64))

@@ -1,4 +1,6 @@
-"""ntt.polymul_mod: the product of two polynomials modulo any p < 2^63."""
+"""ntt.polymul_mod: the product of two polynomials modulo any p >= 2 (a
+big p through include/ntt_bigmod.h); ntt.int_mul: the product of two
+Python ints through ntt_mpn_mul (include/ntt_bigint.h)."""
 
 import ctypes
 
@@ -31,8 +33,13 @@ def polymul_mod(a, b, p, backend="auto", *, out=None, modmul="default", threads=
     except (AttributeError, TypeError):
         raise InvalidArgumentError(EINVAL, f"p: expected an integer, got "
                                    f"{type(p).__name__}") from None
+    if p >= _P_LIMIT:
+        if out is not None:
+            raise InvalidArgumentError(EINVAL, "out: not taken for p >= 2^63 (the product is a "
+                                       "list of ints)")
+        return _polymul_big(a, b, p, backend)
     if not 2 <= p < _P_LIMIT:
-        raise InvalidArgumentError(EINVAL, f"p = {p}: polymul_mod needs 2 <= p < 2^63")
+        raise InvalidArgumentError(EINVAL, f"p = {p}: polymul_mod needs p >= 2")
     threads = _cints.threads(threads)
     ops = []
     for x, name in ((a, "a"), (b, "b")):
@@ -82,3 +89,86 @@ _options = {}  # (modmul, threads) -> options struct; the library only reads it
 def cache_clear():
     """Frees the plans polymul_mod keeps between calls."""
     _lib.cache_clear()
+
+
+def _ints(x, name):
+    """The coefficients of x as a list of Python ints."""
+    if is_device(x):
+        raise InvalidArgumentError(EINVAL, f"{name}: polymul_mod takes host arrays")
+    try:
+        v = [int(c.__index__()) for c in x]
+    except (AttributeError, TypeError):
+        raise InvalidArgumentError(EINVAL, f"{name}: expected a sequence of integers") from None
+    if not v:
+        raise InvalidArgumentError(EINVAL, f"{name}: expected a non-empty sequence")
+    return v
+
+
+def _words(values, w):
+    """Little-endian words of w each, as a uint64 array (values in [0, 2^(64 w)))."""
+    out = np.empty(len(values) * w, dtype=np.uint64)
+    buf = bytearray()
+    for v in values:
+        buf += v.to_bytes(8 * w, "little")
+    out[:] = np.frombuffer(bytes(buf), dtype="<u8")
+    return out
+
+
+def _from_words(arr, w, count):
+    raw = arr.astype("<u8", copy=False).tobytes()
+    return [int.from_bytes(raw[8 * w * i:8 * w * (i + 1)], "little") for i in range(count)]
+
+
+def _polymul_big(a, b, p, backend):
+    if _lib.bigmod_polymul is None:
+        raise InvalidArgumentError(EINVAL, f"p = {p}: this libntt has no big moduli "
+                                   "(ntt_bigmod_polymul)")
+    x, y = _ints(a, "a"), _ints(b, "b")
+    lc = len(x) + len(y) - 1
+    if lc > MAX_LEN:
+        raise InvalidArgumentError(EINVAL, f"len(a) + len(b) - 1 = {lc} exceeds 2^30")
+    w = (p.bit_length() + 63) // 64
+    for v, name in ((x, "a"), (y, "b")):
+        for i, c in enumerate(v):
+            if c < 0:
+                raise InvalidArgumentError(EINVAL, f"{name}[{i}] = {c} is negative")
+            if c >= p:
+                # What the library would say, without converting the rest.
+                from ._errors import RangeError
+                raise RangeError(Status.ERANGE, f"{name}[{i}] >= p")
+    m, xa, ya = _words([p], w), _words(x, w), _words(y, w)
+    c = np.empty(lc * w, dtype=np.uint64)
+    status = _lib.bigmod_polymul(c.ctypes.data, xa.ctypes.data, len(x), ya.ctypes.data, len(y),
+                                 m.ctypes.data, w, backend_code(backend))
+    check(status, "ntt_bigmod_polymul")
+    return _from_words(c, w, lc)
+
+
+def int_mul(x, y, backend="auto", *, threads=0):
+    """x * y for Python ints of any size and sign, through ntt_mpn_mul (the
+    magnitudes' words as coefficients of NTT products modulo four primes;
+    schoolbook for short ones).  Equal to x * y."""
+    try:
+        x, y = int(x.__index__()), int(y.__index__())
+    except (AttributeError, TypeError):
+        raise InvalidArgumentError(EINVAL, "int_mul takes integers") from None
+    if _lib.mpn_mul is None:
+        raise InvalidArgumentError(EINVAL, "this libntt has no ntt_mpn_mul")
+    threads = _cints.threads(threads)
+    neg = (x < 0) != (y < 0)
+    x, y = abs(x), abs(y)
+    if x == 0 or y == 0:
+        return 0
+    na, nb = (x.bit_length() + 63) // 64, (y.bit_length() + 63) // 64
+    xa = np.frombuffer(x.to_bytes(8 * na, "little"), dtype="<u8").copy()
+    ya = np.frombuffer(y.to_bytes(8 * nb, "little"), dtype="<u8").copy()
+    c = np.empty(na + nb, dtype=np.uint64)
+    key = (0, threads)
+    opts = _options.get(key)
+    if opts is None:
+        opts = _options[key] = _lib.make_options(0, 0, threads, 0)
+    status = _lib.mpn_mul(c.ctypes.data, xa.ctypes.data, na, ya.ctypes.data, nb,
+                          backend_code(backend), ctypes.addressof(opts))
+    check(status, "ntt_mpn_mul")
+    r = int.from_bytes(c.astype("<u8", copy=False).tobytes(), "little")
+    return -r if neg else r

@@ -142,8 +142,8 @@ def test_bad_moduli():
         ntt.primitive_root(91)
     with pytest.raises(ntt.ModulusError):
         ntt.root_of_unity(97, 64)  # 64 does not divide 96
-    for p in (0, 1, 2 ** 63, -3):
-        with pytest.raises(ntt.InvalidArgumentError, match="2 <= p < 2\\^63"):
+    for p in (0, 1, -3):
+        with pytest.raises(ntt.InvalidArgumentError, match="p >= 2"):
             ntt.polymul_mod([0], [0], p)
 
 

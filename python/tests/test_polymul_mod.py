@@ -117,3 +117,34 @@ def test_a_large_product(rng, p):
     xs = [int(x) for x in rng.integers(2, p, size=3, dtype=np.uint64)]
     assert evaluate(c, xs, p) == [u * v % p for u, v in zip(evaluate(a, xs, p),
                                                             evaluate(b, xs, p))]
+
+
+@pytest.mark.parametrize("bits", [64, 65, 127, 256, 1024, 4096])
+def test_big_modulus(bits):
+    """p >= 2^63 through ntt_bigmod_polymul, against the Kronecker product."""
+    rng = np.random.default_rng(bits)
+    for p in (2 ** (bits - 1) + int(rng.integers(1, 1 << 30)), 2 ** bits):
+        if p < 2 ** 63:
+            continue
+        la, lb = int(rng.integers(1, 200)), int(rng.integers(1, 60))
+        a = [int.from_bytes(rng.bytes(bits // 8 + 8), "little") % p for _ in range(la)]
+        b = [int.from_bytes(rng.bytes(bits // 8 + 8), "little") % p for _ in range(lb)]
+        b[0] = p - 1
+        assert ntt.polymul_mod(a, b, p) == kronecker(a, b, p)
+    with pytest.raises(ntt.RangeError):
+        ntt.polymul_mod([2 ** 64], [1], 2 ** 64)
+    with pytest.raises(ntt.InvalidArgumentError):
+        ntt.polymul_mod([1], [1], 2 ** 64, out=np.zeros(1, np.uint64))
+
+
+@pytest.mark.parametrize("bits", [1, 64, 2000, 3000, 200000])
+def test_int_mul(bits):
+    """ntt.int_mul against Python's product, both signs, all ones."""
+    rng = np.random.default_rng(bits)
+    x = int.from_bytes(rng.bytes(bits // 8 + 1), "little")
+    y = int.from_bytes(rng.bytes(bits // 16 + 1), "little")
+    assert ntt.int_mul(x, y) == x * y
+    assert ntt.int_mul(-x, y) == -x * y
+    ones = 2 ** bits - 1
+    assert ntt.int_mul(ones, ones) == ones * ones
+    assert ntt.int_mul(0, ones) == 0

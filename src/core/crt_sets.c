@@ -57,3 +57,16 @@ size_t ntt_crt_sets_avx512(const ntt_crt_set **sets)
 #endif
     return ntt_crt_sets_fp64(sets);
 }
+
+#ifdef NTT_HAVE_AVX512
+ntt_crt_kernels ntt_crt_kernels_avx512(const ntt_garner *g)
+{
+    ntt_crt_kernels k = {ntt_garner_avx512, ntt_reduce_avx512};
+#ifdef NTT_HAVE_IFMA
+    if (g->ifma_q && ntt_cpu_ifma_enabled() && ntt_cpu_has_ifma()) k.garner = ntt_garner_ifma;
+#else
+    (void)g;
+#endif
+    return k;
+}
+#endif

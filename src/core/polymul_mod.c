@@ -2,6 +2,8 @@
    the direct NTT path, the multi-prime CRT path and schoolbook for tiny
    inputs. */
 #include "addon_plan.h"
+#include "alloc.h"
+#include "crt.h"
 #include "detail.h"
 #include "internal.h"
 #include "registry.h"
@@ -105,10 +107,115 @@ static void plan_release(ntt_plan *plan, const mul_opts *m)
     ntt_plan_destroy(drop);
 }
 
+/* ---- work buffers of the CRT path ----------------------------------------- */
+
+/* The residues and reduced inputs of one CRT product, and the threads of
+   its Garner step, kept between calls as the plans are: at n = 2^17 the
+   buffer is 6 MiB, and faulting it in afresh on every call cost an eighth
+   of the product's time.  A caller takes a slot to itself (in_use), so
+   concurrent calls never share one; a caller that finds every slot busy
+   works on buffers of its own, which it caches or frees on release. */
+typedef struct {
+    uint64_t *buf; /* NULL: empty slot */
+    size_t cap;    /* words */
+    ntt_pool *pool;
+    int pool_threads;
+    bool in_use;
+    uint64_t last_use;
+} work_entry;
+
+#define WORK_SLOTS 4
+static work_entry work[WORK_SLOTS];
+
+static void work_drop(work_entry *w)
+{
+    free(w->buf);
+    ntt_pool_destroy(w->pool);
+    memset(w, 0, sizeof *w);
+}
+
+/* *w: a buffer of at least `words` words and, for threads > 1, a pool of
+   that many threads (NULL where one could not be made: the Garner step
+   then runs on the caller); *slot the cache slot it came from, -1 for
+   none.  NTT_ENOMEM where the buffer could not be had. */
+static ntt_status work_acquire(work_entry *w, int *slot, size_t words, int threads)
+{
+    *slot = -1;
+    memset(w, 0, sizeof *w);
+    pthread_mutex_lock(&cache_lock);
+    /* The smallest idle buffer that is large enough, else the largest
+       idle one, to be grown. */
+    int best = -1;
+    for (int i = 0; i < WORK_SLOTS; i++) {
+        const work_entry *e = &work[i];
+        if (!e->buf || e->in_use) continue;
+        if (best < 0) { best = i; continue; }
+        const work_entry *b = &work[best];
+        const bool fits = e->cap >= words, bfits = b->cap >= words;
+        if (fits ? !bfits || e->cap < b->cap : !bfits && e->cap > b->cap) best = i;
+    }
+    if (best >= 0) {
+        work[best].in_use = true;
+        work[best].last_use = ++cache_clock;
+        *w = work[best];
+        *slot = best;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    if (w->cap < words) {
+        free(w->buf);
+        w->cap = 0;
+        w->buf = ntt_alloc_aligned(words * sizeof *w->buf);
+        if (!w->buf) {
+            if (*slot >= 0) {
+                pthread_mutex_lock(&cache_lock);
+                ntt_pool_destroy(work[*slot].pool);
+                memset(&work[*slot], 0, sizeof work[*slot]);
+                pthread_mutex_unlock(&cache_lock);
+            }
+            ntt_pool_destroy(w->pool);
+            return NTT_ENOMEM;
+        }
+        w->cap = words;
+    }
+    if (threads > 1 && w->pool_threads != threads) {
+        ntt_pool_destroy(w->pool);
+        w->pool = NULL;
+        if (ntt_pool_create(&w->pool, threads, NTT_POOL_SPIN_NS) != NTT_OK) w->pool = NULL;
+        w->pool_threads = w->pool ? threads : 0;
+    }
+    return NTT_OK;
+}
+
+/* Gives *w back to its slot, else to an empty slot or in place of the
+   least recently used idle one, else frees it. */
+static void work_release(work_entry *w, int slot)
+{
+    work_entry drop = {0};
+    pthread_mutex_lock(&cache_lock);
+    if (slot < 0) {
+        for (int i = 0; i < WORK_SLOTS; i++) {
+            if (!work[i].buf) { slot = i; break; }
+            if (!work[i].in_use && (slot < 0 || work[i].last_use < work[slot].last_use))
+                slot = i;
+        }
+        if (slot >= 0) drop = work[slot];
+    }
+    if (slot >= 0) {
+        w->in_use = false;
+        w->last_use = ++cache_clock;
+        work[slot] = *w;
+    } else {
+        drop = *w;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    if (drop.buf) work_drop(&drop);
+}
+
 void ntt_cache_clear(void)
 {
     ntt_plan *drop[CACHE_SLOTS];
-    int k = 0;
+    work_entry wdrop[WORK_SLOTS];
+    int k = 0, kw = 0;
     pthread_mutex_lock(&cache_lock);
     for (int i = 0; i < CACHE_SLOTS; i++) {
         if (cache[i].plan && !cache[i].in_use) {
@@ -116,8 +223,15 @@ void ntt_cache_clear(void)
             memset(&cache[i], 0, sizeof cache[i]);
         }
     }
+    for (int i = 0; i < WORK_SLOTS; i++) {
+        if (work[i].buf && !work[i].in_use) {
+            wdrop[kw++] = work[i];
+            memset(&work[i], 0, sizeof work[i]);
+        }
+    }
     pthread_mutex_unlock(&cache_lock);
     for (int i = 0; i < k; i++) ntt_plan_destroy(drop[i]);
+    for (int i = 0; i < kw; i++) work_drop(&wdrop[i]);
 }
 
 /* ---- schoolbook ------------------------------------------------------------ */
@@ -160,50 +274,10 @@ static ntt_status direct(uint64_t *c, const uint64_t *a, size_t la, const uint64
     return s;
 }
 
-/* x mod q for any x < 2^64: a Shoup product by 1, [0, 2q), then one
-   subtraction. */
-static void reduce_into(uint64_t *dst, const uint64_t *src, size_t len, uint64_t q)
-{
-    const uint64_t oneq = ntt_shoup_pre64(1, q);
-    for (size_t i = 0; i < len; i++) dst[i] = ntt_csub64(ntt_shoup64(src[i], 1, oneq, q), q);
-}
-
 /* Every CRT set (ntt_backend_crt_sets) has at most CRT_MAX primes, whose
    product exceeds 2^185 > min(la,lb) (p-1)^2 for every admissible input. */
 #define CRT_MAX NTT_CRT_SET_MAX
-
-/* Garner: residues r[k][i] modulo q[0 .. t) -> c[i] mod p.  Mixed radix:
-   x = y0 + q0 (y1 + q1 (y2 + ...)), y_k = (r_k - y_0 - q_0 y_1 - ...) /
-   (q_0 ... q_{k-1}) mod q_k, computed as ((r_k - y_0) / q_0 - y_1) / q_1 ...
-   The primes of a set share their bit length, so y_j < q_j < 2 q_k. */
-static void garner(uint64_t *c, uint64_t *const *r, const uint64_t *q, size_t t, size_t lc,
-                   uint64_t p)
-{
-    uint64_t inv[CRT_MAX][CRT_MAX], invq[CRT_MAX][CRT_MAX], qp[CRT_MAX], qpq[CRT_MAX];
-    for (size_t k = 0; k < t; k++)
-        for (size_t j = 0; j < k; j++) {
-            inv[j][k] = ntt_invmod(q[j] % q[k], q[k]);
-            invq[j][k] = ntt_shoup_pre64(inv[j][k], q[k]);
-        }
-    /* qp[k] = q_0 ... q_{k-1} mod p; qp[0] = 1 turns y0 into y0 mod p. */
-    qp[0] = 1 % p;
-    for (size_t k = 1; k < t; k++) qp[k] = ntt_mulmod_slow(qp[k - 1], q[k - 1] % p, p);
-    for (size_t k = 0; k < t; k++) qpq[k] = ntt_shoup_pre64(qp[k], p);
-    for (size_t i = 0; i < lc; i++) {
-        uint64_t y[CRT_MAX];
-        uint64_t x = 0;
-        for (size_t k = 0; k < t; k++) {
-            uint64_t v = r[k][i];
-            for (size_t j = 0; j < k; j++) {
-                v = ntt_submod(v, ntt_csub64(y[j], q[k]), q[k]);
-                v = ntt_csub64(ntt_shoup64(v, inv[j][k], invq[j][k], q[k]), q[k]);
-            }
-            y[k] = v;
-            x = ntt_addmod(x, ntt_csub64(ntt_shoup64(v, qp[k], qpq[k], p), p), p);
-        }
-        c[i] = x;
-    }
-}
+_Static_assert(CRT_MAX <= NTT_GARNER_MAX, "Garner's step takes every CRT set");
 
 /* How many CRT primes hold every coefficient of the exact product, at most
    min(la,lb) (p-1)^2: the first t whose product exceeds it (compared in
@@ -249,35 +323,55 @@ static size_t crt_pick(ntt_backend be, size_t la, size_t lb, uint64_t p, const u
     return t;
 }
 
+/* Garner's step shares its blocks out from this length on (2^15: 0.25
+   MiB per prime, where a job's hand-off costs a few percent). */
+#define GARNER_THREADS_FROM ((size_t)1 << 15)
+
 static ntt_status via_crt(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b, size_t lb,
                           uint64_t p, size_t n, ntt_backend be, const mul_opts *m)
 {
     const uint64_t *q;
     const size_t t = crt_pick(be, la, lb, p, &q);
     const size_t lc = la + lb - 1;
-    uint64_t *buf = malloc((t * lc + la + lb) * sizeof *buf);
-    if (!buf) return NTT_ENOMEM;
+    const int threads = lc >= GARNER_THREADS_FROM ? ntt_backend_thread_count(be, m->o.threads) : 1;
+    work_entry w;
+    int slot;
+    /* The first prime's residues go to c itself, which Garner's step
+       then rewrites in place. */
+    ntt_status s = work_acquire(&w, &slot, (t - 1) * lc + la + lb, threads);
+    if (s != NTT_OK) return s;
     uint64_t *r[CRT_MAX];
-    for (size_t k = 0; k < t; k++) r[k] = buf + k * lc;
-    uint64_t *ar = buf + t * lc, *br = ar + la;
-    ntt_status s = NTT_OK;
-    for (size_t k = 0; k < t && s == NTT_OK; k++) {
+    r[0] = c;
+    for (size_t k = 1; k < t; k++) r[k] = w.buf + (k - 1) * lc;
+    uint64_t *ar = w.buf + (t - 1) * lc, *br = ar + la;
+    ntt_garner g;
+    ntt_garner_init(&g, q, t, p);
+    const ntt_crt_kernels K = ntt_backend_crt_kernels(be, &g);
+    /* Every plan before the first product writes into c, so that a plan
+       that cannot be had leaves c as it was. */
+    ntt_plan *plan[CRT_MAX];
+    size_t got = 0;
+    while (got < t && (s = plan_acquire(&plan[got], n, q[got], NTT_U64, be, m)) == NTT_OK) got++;
+    /* The first prime's product, the one into c, runs last: a product
+       that fails (a device's error) leaves c as it was, as the direct
+       path's does. */
+    for (size_t j = 0; j < t && s == NTT_OK; j++) {
+        const size_t k = (j + 1) % t;
         /* Inputs below q need no copy. */
         const uint64_t *ak = a, *bk = b;
         if (p > q[k]) {
-            reduce_into(ar, a, la, q[k]);
-            reduce_into(br, b, lb, q[k]);
+            K.reduce(ar, a, la, q[k]);
+            K.reduce(br, b, lb, q[k]);
             ak = ar;
             bk = br;
         }
-        ntt_plan *plan;
-        s = plan_acquire(&plan, n, q[k], NTT_U64, be, m);
-        if (s != NTT_OK) break;
-        s = polymul_on_plan(plan, r[k], lc, ak, la, bk, lb);
-        plan_release(plan, m);
+        s = polymul_on_plan(plan[k], r[k], lc, ak, la, bk, lb);
     }
-    if (s == NTT_OK) garner(c, r, q, t, lc, p);
-    free(buf);
+    for (size_t k = 0; k < got; k++) plan_release(plan[k], m);
+    if (s == NTT_OK)
+        ntt_garner_run(threads > 1 ? w.pool : NULL, K.garner, c, (const uint64_t *const *)r, lc,
+                       &g);
+    work_release(&w, slot);
     return s;
 }
 

@@ -35,7 +35,8 @@ static const ntt_backend_entry table[] = {
      .ops = &ntt_avx512_ops,
      .auto_priority = 3,
      .kernels = &ntt_avx512_kernel_choice,
-     .crt_sets = ntt_crt_sets_avx512},
+     .crt_sets = ntt_crt_sets_avx512,
+     .crt_kernels = ntt_crt_kernels_avx512},
 #endif
 };
 
@@ -144,6 +145,13 @@ size_t ntt_backend_crt_sets(ntt_backend b, const ntt_crt_set **sets)
 {
     const ntt_backend_entry *e = ntt_backend_entry_of(ntt_backend_kernels_of(b));
     return (e && e->crt_sets ? e->crt_sets : ntt_crt_sets_default)(sets);
+}
+
+ntt_crt_kernels ntt_backend_crt_kernels(ntt_backend b, const ntt_garner *g)
+{
+    const ntt_backend_entry *e = ntt_backend_entry_of(ntt_backend_kernels_of(b));
+    if (e && e->crt_kernels) return e->crt_kernels(g);
+    return (ntt_crt_kernels){ntt_garner_scalar, ntt_reduce_scalar};
 }
 
 /* Why a backend cannot be used, as only the table knows it. */

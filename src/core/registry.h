@@ -4,6 +4,7 @@
 #ifndef NTT_REGISTRY_H
 #define NTT_REGISTRY_H
 
+#include "crt.h"
 #include "internal.h"
 
 /* src/cpu/cpu.h: a CPU backend's kernels for a modulus, chosen by its size
@@ -27,6 +28,9 @@ typedef struct ntt_backend_entry {
     /* The CRT prime sets its kernels multiply fastest on (crt_sets.c);
        NULL: ntt_crt_primes alone. */
     size_t (*crt_sets)(const ntt_crt_set **sets);
+    /* The kernels of the CRT around those products for a set (crt.h),
+       NULL: the scalar ones. */
+    ntt_crt_kernels (*crt_kernels)(const ntt_garner *g);
     /* OPENMP: no kernels of its own; it runs the best serial CPU row's
        (ntt_backend_best_cpu) on several threads. */
     bool threads_best_cpu;
@@ -78,12 +82,20 @@ int ntt_backend_thread_count(ntt_backend b, int threads);
    many, at least 1, each of at most NTT_CRT_SET_MAX primes. */
 size_t ntt_backend_crt_sets(ntt_backend b, const ntt_crt_set **sets);
 
+/* The CRT kernels of ntt_polymul_mod on b for the set of g: those of the
+   row whose kernels it runs (ntt_backend_kernels_of), else the scalar
+   ones. */
+ntt_crt_kernels ntt_backend_crt_kernels(ntt_backend b, const ntt_garner *g);
+
 /* crt_sets.c: the sets of the rows.  The x86 ones: the FP64 kernels'
    (AVX2, and AVX-512 without IFMA), and the AVX-512 row's, which are the
    IFMA kernels' where those run (ntt_cpu_ifma_enabled and the CPU). */
 size_t ntt_crt_sets_default(const ntt_crt_set **sets);
 size_t ntt_crt_sets_fp64(const ntt_crt_set **sets);
 size_t ntt_crt_sets_avx512(const ntt_crt_set **sets);
+/* The AVX-512 row's CRT kernels: its IFMA Garner where the IFMA kernels
+   run and the set is below 2^52, else its 64-bit lanes'. */
+ntt_crt_kernels ntt_crt_kernels_avx512(const ntt_garner *g);
 #define NTT_CRT_SET_MAX 4
 
 #endif /* NTT_REGISTRY_H */

@@ -1,8 +1,8 @@
 /*
  * The arithmetic of the 64-bit-lane u64 kernels (kernels_u64_lanes.c),
- * which kernels_u64x8.tmpl.h is instantiated with: the constants, the high
- * products from 32 x 32 ones, the Shoup, Montgomery and Barrett products
- * and the tables' form (the template's Expects block).  Included by
+ * which kernels_u64x8.tmpl.h is instantiated with: the constants, the
+ * Shoup, Montgomery and Barrett products (on u64x8.h's high products) and
+ * the tables' form (the template's Expects block).  Included by
  * kernels_u64_lanes.c alone, after u64x8.h; its functions are static as the
  * template's are.
  */
@@ -31,45 +31,6 @@ NTT_INLINE icst icst_of(const mod_u64 *M)
     C.sl = _mm_cvtsi64_si128(128 - 2 * (long long)M->c.k);
     C.sr = _mm_cvtsi64_si128(2 * (long long)M->c.k - 64);
     return C;
-}
-
-/* The high 64 bits of a b, lane by lane.  With a = ah 2^32 + al and b
-   likewise, a b = hh 2^64 + (lh + hl) 2^32 + ll for the four 32 x 32
-   products; t = ll / 2^32 + lh and u = (t mod 2^32) + hl are each at most
-   (2^32 - 1) + (2^32 - 1)^2 < 2^64, and a b = (hh + t / 2^32 + u / 2^32)
-   2^64 + (u mod 2^32) 2^32 + (ll mod 2^32), the last two terms below
-   2^64 (floors throughout). */
-NTT_INLINE V mulhi(V a, V b)
-{
-    const V ah = _mm512_srli_epi64(a, 32), bh = _mm512_srli_epi64(b, 32);
-    const V ll = _mm512_mul_epu32(a, b), lh = _mm512_mul_epu32(a, bh);
-    const V hl = _mm512_mul_epu32(ah, b), hh = _mm512_mul_epu32(ah, bh);
-    const V t = vadd(_mm512_srli_epi64(ll, 32), lh);
-    const V u = vadd(_mm512_and_si512(t, v1(0xFFFFFFFFu)), hl);
-    return vadd(vadd(hh, _mm512_srli_epi64(t, 32)), _mm512_srli_epi64(u, 32));
-}
-
-/* hi64(a b) - e with e in {0, 1, 2}: hh + lh / 2^32 + hl / 2^32 (floors)
-   leaves out ll / 2^64 < 1 and the fractions of the other two, each below
-   one, so e, an integer, is below three. */
-NTT_INLINE V mulhi_low(V a, V b)
-{
-    const V ah = _mm512_srli_epi64(a, 32), bh = _mm512_srli_epi64(b, 32);
-    const V lh = _mm512_mul_epu32(a, bh), hl = _mm512_mul_epu32(ah, b);
-    const V hh = _mm512_mul_epu32(ah, bh);
-    return vadd(vadd(hh, _mm512_srli_epi64(lh, 32)), _mm512_srli_epi64(hl, 32));
-}
-
-/* hi64(a b) - e with e in {0, 1}: with hl = hl1 2^32 + hl0, a b =
-   (hh + hl1) 2^64 + s 2^32 + ll for s = lh + hl0 < 2^64, and the carry
-   that s mod 2^32 and ll would give is e. */
-NTT_INLINE V mulhi_1(V a, V b)
-{
-    const V ah = _mm512_srli_epi64(a, 32), bh = _mm512_srli_epi64(b, 32);
-    const V lh = _mm512_mul_epu32(a, bh), hl = _mm512_mul_epu32(ah, b);
-    const V hh = _mm512_mul_epu32(ah, bh);
-    const V s = vadd(lh, _mm512_and_si512(hl, v1(0xFFFFFFFFu)));
-    return vadd(vadd(hh, _mm512_srli_epi64(hl, 32)), _mm512_srli_epi64(s, 32));
 }
 
 /* Any 64-bit y -> y w mod p in [0, 2p).  q = hi64(y w') - e (mulhi_low) is
