@@ -1,0 +1,131 @@
+/*
+ * The field transforms' kernels for one word count (field_kernels.c
+ * instantiates it once per unrolled size and once generic).
+ *
+ * Expects: FW         the word count: a constant (4, 6, 8, 16), or m->w for
+ *                     the generic instance
+ *          FSFX(name) the instance's suffix (name##_w4, ...)
+ *          FSFX_NAME  the instance's name, a string ("w4", "generic")
+ *          FIELD_LEAF_BYTES  the largest subtree run level by level
+ * Defines: static FSFX(fwd_node), FSFX(fwd_top), FSFX(inv_node),
+ *          FSFX(inv_top), FSFX(fwd_tree), FSFX(inv_tree), FSFX(pointwise);
+ *          the table `const field_kern FSFX(field_kern)`.
+ */
+
+static void FSFX(fwd_node)(const field_mod *m, uint64_t *a, size_t h, const uint64_t *wk,
+                           size_t j0, size_t j1)
+{
+    const size_t w = FW;
+    uint64_t y[NTT_FIELD_MAX_WORDS];
+    for (size_t j = j0; j < j1; j++) {
+        uint64_t *x0 = a + j * w, *x1 = a + (j + h) * w;
+        fa_mont_mul(y, x1, wk, m->p, m->pinv, w);
+        fa_sub(x1, x0, y, m->p, w);
+        fa_add(x0, x0, y, m->p, w);
+    }
+}
+
+static void FSFX(fwd_top)(const field_mod *m, uint64_t *a, size_t h, const uint64_t *g, size_t j0,
+                          size_t j1)
+{
+    const size_t w = FW;
+    uint64_t x[NTT_FIELD_MAX_WORDS], y[NTT_FIELD_MAX_WORDS];
+    for (size_t j = j0; j < j1; j++) {
+        uint64_t *x0 = a + j * w, *x1 = a + (j + h) * w;
+        if (g) {
+            fa_mont_mul(x, x0, g + j * w, m->p, m->pinv, w);
+            fa_mont_mul(y, x1, g + (j + h) * w, m->p, m->pinv, w);
+        } else {
+            fa_copy(x, x0, w);
+            fa_copy(y, x1, w);
+        }
+        fa_add(x0, x, y, m->p, w);
+        fa_sub(x1, x, y, m->p, w);
+    }
+}
+
+static void FSFX(inv_node)(const field_mod *m, uint64_t *a, size_t h, const uint64_t *iwk,
+                           size_t j0, size_t j1)
+{
+    const size_t w = FW;
+    uint64_t d[NTT_FIELD_MAX_WORDS];
+    for (size_t j = j0; j < j1; j++) {
+        uint64_t *x0 = a + j * w, *x1 = a + (j + h) * w;
+        fa_sub(d, x0, x1, m->p, w);
+        fa_add(x0, x0, x1, m->p, w);
+        fa_mont_mul(x1, d, iwk, m->p, m->pinv, w);
+    }
+}
+
+static void FSFX(inv_top)(const field_mod *m, uint64_t *a, size_t h, const uint64_t *s, size_t ss,
+                          size_t j0, size_t j1)
+{
+    const size_t w = FW;
+    uint64_t u[NTT_FIELD_MAX_WORDS], d[NTT_FIELD_MAX_WORDS];
+    for (size_t j = j0; j < j1; j++) {
+        uint64_t *x0 = a + j * w, *x1 = a + (j + h) * w;
+        fa_add(u, x0, x1, m->p, w);
+        fa_sub(d, x0, x1, m->p, w);
+        fa_mont_mul(x0, u, s + j * ss * w, m->p, m->pinv, w);
+        fa_mont_mul(x1, d, s + (j + h) * ss * w, m->p, m->pinv, w);
+    }
+}
+
+/* Subtrees of at most FIELD_LEAF_BYTES run level by level (in L1/L2);
+   larger ones split depth first, so each level below the top few works on
+   a block that stays in cache. */
+static void FSFX(fwd_tree)(const field_mod *m, uint64_t *a, size_t h, size_t k, const uint64_t *tw)
+{
+    const size_t w = FW;
+    if (2 * h * w * sizeof(uint64_t) > FIELD_LEAF_BYTES) {
+        FSFX(fwd_node)(m, a, h, tw + k * w, 0, h);
+        FSFX(fwd_tree)(m, a, h / 2, 2 * k, tw);
+        FSFX(fwd_tree)(m, a + h * w, h / 2, 2 * k + 1, tw);
+        return;
+    }
+    for (size_t hh = h, t = 0; hh >= 1; hh /= 2, t++)
+        for (size_t q = 0; q < ((size_t)1 << t); q++)
+            FSFX(fwd_node)(m, a + q * 2 * hh * w, hh, tw + ((k << t) + q) * w, 0, hh);
+}
+
+static void FSFX(inv_tree)(const field_mod *m, uint64_t *a, size_t h, size_t k,
+                           const uint64_t *itw)
+{
+    const size_t w = FW;
+    if (2 * h * w * sizeof(uint64_t) > FIELD_LEAF_BYTES) {
+        FSFX(inv_tree)(m, a, h / 2, 2 * k, itw);
+        FSFX(inv_tree)(m, a + h * w, h / 2, 2 * k + 1, itw);
+        FSFX(inv_node)(m, a, h, itw + k * w, 0, h);
+        return;
+    }
+    size_t t = 0;
+    while (((size_t)1 << t) < h) t++;
+    for (size_t hh = 1; hh <= h; hh *= 2, t--)
+        for (size_t q = 0; q < ((size_t)1 << t); q++)
+            FSFX(inv_node)(m, a + q * 2 * hh * w, hh, itw + ((k << t) + q) * w, 0, hh);
+}
+
+static void FSFX(pointwise)(const field_mod *m, uint64_t *c, const uint64_t *a, const uint64_t *b,
+                            const uint64_t *post, size_t i0, size_t i1)
+{
+    const size_t w = FW;
+    uint64_t t[NTT_FIELD_MAX_WORDS];
+    for (size_t i = i0; i < i1; i++) {
+        fa_mont_mul(t, a + i * w, b + i * w, m->p, m->pinv, w);
+        if (post)
+            fa_mont_mul(c + i * w, t, post, m->p, m->pinv, w);
+        else
+            fa_copy(c + i * w, t, w);
+    }
+}
+
+const field_kern FSFX(field_kern) = {
+    .name = FSFX_NAME,
+    .fwd_node = FSFX(fwd_node),
+    .fwd_top = FSFX(fwd_top),
+    .inv_node = FSFX(inv_node),
+    .inv_top = FSFX(inv_top),
+    .fwd_tree = FSFX(fwd_tree),
+    .inv_tree = FSFX(inv_tree),
+    .pointwise = FSFX(pointwise),
+};
