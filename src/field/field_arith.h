@@ -27,8 +27,13 @@
 #else
 #define FA_INLINE static inline
 #endif
+#if defined(__GNUC__) || defined(__clang__)
+#define FA_NOINLINE __attribute__((noinline))
+#else
+#define FA_NOINLINE
+#endif
 #if defined(__clang__)
-#define FA_UNROLL _Pragma("clang loop unroll(full)")
+#define FA_UNROLL
 #elif defined(__GNUC__)
 #define FA_UNROLL _Pragma("GCC unroll 16")
 #else
@@ -188,6 +193,51 @@ FA_INLINE void fa_mont_mul(uint64_t *r, const uint64_t *a, const uint64_t *b, co
     FA_UNROLL
     for (size_t i = 0; i < w; i++) r[i] = (s[i] & keep_s) | (t[i] & ~keep_s);
 }
+
+/* The same product for p < 2^(64 w - 1) - 2^(64 (w-1)) (p's top word below
+   2^63 - 1, a spare bit, as the pairing curves' fields have): t then stays
+   below 2p < R with no word above the w, so the two inner loops fuse and
+   carry nothing past t's top word (the "no-carry" form of gnark-crypto,
+   after Koc et al.); the final subtraction is the same. */
+FA_INLINE void fa_mont_mul_nc(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *p,
+                           uint64_t pinv, size_t w)
+{
+    uint64_t t[NTT_FIELD_MAX_WORDS];
+    FA_UNROLL
+    for (size_t j = 0; j < w; j++) t[j] = 0;
+    FA_UNROLL
+    for (size_t i = 0; i < w; i++) {
+        const uint64_t bi = b[i];
+        fa_u128 x = (fa_u128)a[0] * bi + t[0];
+        uint64_t A = (uint64_t)(x >> 64);
+        const uint64_t m = (uint64_t)x * pinv;
+        fa_u128 y = (fa_u128)m * p[0] + (uint64_t)x;
+        uint64_t C = (uint64_t)(y >> 64);
+        FA_UNROLL
+        for (size_t j = 1; j < w; j++) {
+            x = (fa_u128)a[j] * bi + t[j] + A;
+            A = (uint64_t)(x >> 64);
+            y = (fa_u128)m * p[j] + (uint64_t)x + C;
+            t[j - 1] = (uint64_t)y;
+            C = (uint64_t)(y >> 64);
+        }
+        t[w - 1] = C + A;
+    }
+    uint64_t s[NTT_FIELD_MAX_WORDS];
+    uint64_t bw = 0;
+    FA_UNROLL
+    for (size_t i = 0; i < w; i++) {
+        fa_u128 x = (fa_u128)t[i] - p[i] - bw;
+        s[i] = (uint64_t)x;
+        bw = (uint64_t)(x >> 64) & 1;
+    }
+    const uint64_t keep_t = (uint64_t)0 - bw;
+    FA_UNROLL
+    for (size_t i = 0; i < w; i++) r[i] = (t[i] & keep_t) | (s[i] & ~keep_t);
+}
+
+/* Whether p (w words) admits fa_mont_mul_nc. */
+static inline bool fa_nc_ok(const uint64_t *p, size_t w) { return p[w - 1] < 0x7ffffffffffffffeull; }
 
 /* -p^-1 mod 2^64 for odd p0 (Newton: each step doubles the good bits). */
 static inline uint64_t fa_neg_inv64(uint64_t p0)

@@ -56,12 +56,11 @@ typedef struct field_kern {
                       const uint64_t *post, size_t i0, size_t i1);
 } field_kern;
 
-/* The kernels for w words: the unrolled instances for 4, 6, 8 and 16
-   words, the generic one otherwise; the one place the choice is made. */
-const field_kern *field_kern_for(size_t w);
-/* The generic instance, whatever w (the tests compare it with the
-   unrolled ones through field_kern_force_generic). */
-extern const field_kern field_kern_generic;
+/* The kernels for the prime p of w words: the unrolled instances for 4,
+   6, 8 and 16 words, the generic one otherwise, each with the no-carry
+   product where p has a spare top bit (fa_nc_ok); the one place the choice
+   is made. */
+const field_kern *field_kern_for(const uint64_t *p, size_t w);
 
 /* Montgomery product, exponentiation, conversions for set-up code (one
    call per element, run-time w). */

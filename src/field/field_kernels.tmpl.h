@@ -1,25 +1,44 @@
 /*
  * The field transforms' kernels for one word count (field_kernels.c
- * instantiates it once per unrolled size and once generic).
+ * instantiates it once per unrolled size and product, and generic).
  *
  * Expects: FW         the word count: a constant (4, 6, 8, 16), or m->w for
  *                     the generic instance
+ *          FNC        1: the product fa_mont_mul_nc (p with a spare top
+ *                     bit); 0: fa_mont_mul
  *          FSFX(name) the instance's suffix (name##_w4, ...)
  *          FSFX_NAME  the instance's name, a string ("w4", "generic")
  *          FIELD_LEAF_BYTES  the largest subtree run level by level
- * Defines: static FSFX(fwd_node), FSFX(fwd_top), FSFX(inv_node),
+ * Defines: static FSFX(mul), FSFX(fwd_node), FSFX(fwd_top), FSFX(inv_node),
  *          FSFX(inv_top), FSFX(fwd_tree), FSFX(inv_tree), FSFX(pointwise);
- *          the table `const field_kern FSFX(field_kern)`.
+ *          the kernel table FSFX(field_kern).  FMUL is undefined at the end.
  */
 
-static void FSFX(fwd_node)(const field_mod *m, uint64_t *a, size_t h, const uint64_t *wk,
-                           size_t j0, size_t j1)
+#if FNC
+#define FMUL(r, a, b) fa_mont_mul_nc(r, a, b, m->p, m->pinv, w)
+#else
+#define FMUL(r, a, b) fa_mont_mul(r, a, b, m->p, m->pinv, w)
+#endif
+
+/* The product is inlined in the butterflies of the levels (where the time
+   goes) and called from the top level and the pointwise product, so that
+   its unrolled body (some 1500 instructions at 16 words) is not copied
+   into every loop. */
+static FA_NOINLINE void FSFX(mul)(const field_mod *m, uint64_t *r, const uint64_t *a,
+                                  const uint64_t *b)
+{
+    const size_t w = FW;
+    FMUL(r, a, b);
+}
+
+static FA_NOINLINE void FSFX(fwd_node)(const field_mod *m, uint64_t *a, size_t h,
+                                       const uint64_t *wk, size_t j0, size_t j1)
 {
     const size_t w = FW;
     uint64_t y[NTT_FIELD_MAX_WORDS];
     for (size_t j = j0; j < j1; j++) {
         uint64_t *x0 = a + j * w, *x1 = a + (j + h) * w;
-        fa_mont_mul(y, x1, wk, m->p, m->pinv, w);
+        FMUL(y, x1, wk);
         fa_sub(x1, x0, y, m->p, w);
         fa_add(x0, x0, y, m->p, w);
     }
@@ -33,8 +52,8 @@ static void FSFX(fwd_top)(const field_mod *m, uint64_t *a, size_t h, const uint6
     for (size_t j = j0; j < j1; j++) {
         uint64_t *x0 = a + j * w, *x1 = a + (j + h) * w;
         if (g) {
-            fa_mont_mul(x, x0, g + j * w, m->p, m->pinv, w);
-            fa_mont_mul(y, x1, g + (j + h) * w, m->p, m->pinv, w);
+            FSFX(mul)(m, x, x0, g + j * w);
+            FSFX(mul)(m, y, x1, g + (j + h) * w);
         } else {
             fa_copy(x, x0, w);
             fa_copy(y, x1, w);
@@ -44,8 +63,8 @@ static void FSFX(fwd_top)(const field_mod *m, uint64_t *a, size_t h, const uint6
     }
 }
 
-static void FSFX(inv_node)(const field_mod *m, uint64_t *a, size_t h, const uint64_t *iwk,
-                           size_t j0, size_t j1)
+static FA_NOINLINE void FSFX(inv_node)(const field_mod *m, uint64_t *a, size_t h,
+                                       const uint64_t *iwk, size_t j0, size_t j1)
 {
     const size_t w = FW;
     uint64_t d[NTT_FIELD_MAX_WORDS];
@@ -53,7 +72,7 @@ static void FSFX(inv_node)(const field_mod *m, uint64_t *a, size_t h, const uint
         uint64_t *x0 = a + j * w, *x1 = a + (j + h) * w;
         fa_sub(d, x0, x1, m->p, w);
         fa_add(x0, x0, x1, m->p, w);
-        fa_mont_mul(x1, d, iwk, m->p, m->pinv, w);
+        FMUL(x1, d, iwk);
     }
 }
 
@@ -66,8 +85,8 @@ static void FSFX(inv_top)(const field_mod *m, uint64_t *a, size_t h, const uint6
         uint64_t *x0 = a + j * w, *x1 = a + (j + h) * w;
         fa_add(u, x0, x1, m->p, w);
         fa_sub(d, x0, x1, m->p, w);
-        fa_mont_mul(x0, u, s + j * ss * w, m->p, m->pinv, w);
-        fa_mont_mul(x1, d, s + (j + h) * ss * w, m->p, m->pinv, w);
+        FSFX(mul)(m, x0, u, s + j * ss * w);
+        FSFX(mul)(m, x1, d, s + (j + h) * ss * w);
     }
 }
 
@@ -111,15 +130,15 @@ static void FSFX(pointwise)(const field_mod *m, uint64_t *c, const uint64_t *a, 
     const size_t w = FW;
     uint64_t t[NTT_FIELD_MAX_WORDS];
     for (size_t i = i0; i < i1; i++) {
-        fa_mont_mul(t, a + i * w, b + i * w, m->p, m->pinv, w);
+        FSFX(mul)(m, t, a + i * w, b + i * w);
         if (post)
-            fa_mont_mul(c + i * w, t, post, m->p, m->pinv, w);
+            FSFX(mul)(m, c + i * w, t, post);
         else
             fa_copy(c + i * w, t, w);
     }
 }
 
-const field_kern FSFX(field_kern) = {
+static const field_kern FSFX(field_kern) = {
     .name = FSFX_NAME,
     .fwd_node = FSFX(fwd_node),
     .fwd_top = FSFX(fwd_top),
@@ -129,3 +148,5 @@ const field_kern FSFX(field_kern) = {
     .inv_tree = FSFX(inv_tree),
     .pointwise = FSFX(pointwise),
 };
+
+#undef FMUL

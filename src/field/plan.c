@@ -122,7 +122,7 @@ ntt_status ntt_field_plan_create(ntt_field_plan **out, const ntt_field *f, size_
     ntt_field_plan *pl = calloc(1, sizeof *pl);
     if (!pl) return ntt_fail(NTT_ENOMEM, "no memory for the plan");
     pl->m = *m;
-    pl->k = field_kern_for(w);
+    pl->k = field_kern_for(m->p, w);
     pl->n = n;
     pl->w = w;
     pl->logn = logn;
