@@ -301,8 +301,11 @@ ntt_status ntt_field_create(ntt_field **out, const uint64_t *p, size_t words)
     uint64_t zm[NTT_FIELD_MAX_WORDS];
     field_from_small(m, zm, z);
     field_pow(m, f->omega, zm, e, w);
-    /* g: a non-residue whose order is not a power of two (g^(2^s) != 1). */
-    for (uint64_t g = z;; g++) {
+    /* g: a non-residue whose order is not a power of two (g^(2^s) != 1).
+       One exists unless p - 1 is a power of two (a Fermat prime, none of
+       which has 65 to 1024 bits); the bound only keeps the loop finite. */
+    f->g = z;
+    for (uint64_t g = z; g < z + 100000; g++) {
         if (jacobi_small((int64_t)g, p, w) != -1) continue;
         uint64_t x[NTT_FIELD_MAX_WORDS];
         field_from_small(m, x, g);
