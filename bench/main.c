@@ -59,6 +59,9 @@ static const subcommand subcommands[] = {
      NO_MGPU},
     {"u64", bench_u64, "[--reps R] [--quick] [--json FILE]",
      "u64 forward, inverse, pointwise, one thread: the x86 kernels against the ones they replace", NULL},
+    {"field", bench_field, "[--reps R] [--max-log L] [--quick] [--json FILE]",
+     "big prime fields, one thread: forward NTT per point, field multiplication against GMP",
+     NULL},
     {"oracle", bench_oracle, "IN [-o OUT]",
      "the GMP product of a course file (its expected output)", NULL},
 };

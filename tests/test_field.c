@@ -662,8 +662,8 @@ static const char *const preset_hex[NTT_FIELD_PRESET_COUNT] = {
     "30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001",
     "30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47",
     "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001",
-    "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffff"
-    "ffaaab"};
+    ("1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f624"
+     "1eabfffeb153ffffb9feffffffffaaab")};
 static const unsigned preset_s[NTT_FIELD_PRESET_COUNT] = {28, 1, 32, 1};
 
 int main(void)
