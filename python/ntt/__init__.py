@@ -8,6 +8,8 @@ libntt, numpy arrays in and out, on the CPU or on CUDA device arrays.
 
 ntt.rns (import ntt.rns) binds the RNS base conversions and CKKS
 key-switching stages of include/ntt_rns.h: ntt.rns.Context(n, q, p, dnum).
+ntt.field (import ntt.field) binds the big prime fields of
+include/ntt_field.h: ntt.field.Field(p or preset).plan(n).
 
 The C library is found through NTT_LIBRARY, a copy inside this package, or
 the system loader, in that order; ntt.library_path() names the one loaded.
