@@ -95,6 +95,7 @@ def test_montgomery_and_errors():
         nf.Field((1 << 100) + 1)  # not prime
     with pytest.raises(ntt.ModulusError):
         nf.Field(2 ** 61 - 1)     # too small
+    assert ntt.Field is nf.Field
     with nf.Field("bls12-381-p") as F:
         assert F.bits == 381 and F.two_adicity == 1
         with pytest.raises(ntt.ModulusError):
