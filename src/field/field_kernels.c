@@ -10,103 +10,103 @@
 
 #define FW 4
 #define FNC 0
-#define FSFX(name) name##_w4
-#define FSFX_NAME "w4"
+#define SFX(name) name##_w4
+#define SFX_NAME "w4"
 #include "field_kernels.tmpl.h"
 #undef FW
 #undef FNC
-#undef FSFX
-#undef FSFX_NAME
+#undef SFX
+#undef SFX_NAME
 
 #define FW 4
 #define FNC 1
-#define FSFX(name) name##_w4_nc
-#define FSFX_NAME "w4_nc"
+#define SFX(name) name##_w4_nc
+#define SFX_NAME "w4_nc"
 #include "field_kernels.tmpl.h"
 #undef FW
 #undef FNC
-#undef FSFX
-#undef FSFX_NAME
+#undef SFX
+#undef SFX_NAME
 
 #define FW 6
 #define FNC 0
-#define FSFX(name) name##_w6
-#define FSFX_NAME "w6"
+#define SFX(name) name##_w6
+#define SFX_NAME "w6"
 #include "field_kernels.tmpl.h"
 #undef FW
 #undef FNC
-#undef FSFX
-#undef FSFX_NAME
+#undef SFX
+#undef SFX_NAME
 
 #define FW 6
 #define FNC 1
-#define FSFX(name) name##_w6_nc
-#define FSFX_NAME "w6_nc"
+#define SFX(name) name##_w6_nc
+#define SFX_NAME "w6_nc"
 #include "field_kernels.tmpl.h"
 #undef FW
 #undef FNC
-#undef FSFX
-#undef FSFX_NAME
+#undef SFX
+#undef SFX_NAME
 
 #define FW 8
 #define FNC 0
-#define FSFX(name) name##_w8
-#define FSFX_NAME "w8"
+#define SFX(name) name##_w8
+#define SFX_NAME "w8"
 #include "field_kernels.tmpl.h"
 #undef FW
 #undef FNC
-#undef FSFX
-#undef FSFX_NAME
+#undef SFX
+#undef SFX_NAME
 
 #define FW 8
 #define FNC 1
-#define FSFX(name) name##_w8_nc
-#define FSFX_NAME "w8_nc"
+#define SFX(name) name##_w8_nc
+#define SFX_NAME "w8_nc"
 #include "field_kernels.tmpl.h"
 #undef FW
 #undef FNC
-#undef FSFX
-#undef FSFX_NAME
+#undef SFX
+#undef SFX_NAME
 
 #define FW 16
 #define FNC 0
-#define FSFX(name) name##_w16
-#define FSFX_NAME "w16"
+#define SFX(name) name##_w16
+#define SFX_NAME "w16"
 #include "field_kernels.tmpl.h"
 #undef FW
 #undef FNC
-#undef FSFX
-#undef FSFX_NAME
+#undef SFX
+#undef SFX_NAME
 
 #define FW 16
 #define FNC 1
-#define FSFX(name) name##_w16_nc
-#define FSFX_NAME "w16_nc"
+#define SFX(name) name##_w16_nc
+#define SFX_NAME "w16_nc"
 #include "field_kernels.tmpl.h"
 #undef FW
 #undef FNC
-#undef FSFX
-#undef FSFX_NAME
+#undef SFX
+#undef SFX_NAME
 
 #define FW (m->w)
 #define FNC 0
-#define FSFX(name) name##_generic
-#define FSFX_NAME "generic"
+#define SFX(name) name##_generic
+#define SFX_NAME "generic"
 #include "field_kernels.tmpl.h"
 #undef FW
 #undef FNC
-#undef FSFX
-#undef FSFX_NAME
+#undef SFX
+#undef SFX_NAME
 
 #define FW (m->w)
 #define FNC 1
-#define FSFX(name) name##_generic_nc
-#define FSFX_NAME "generic_nc"
+#define SFX(name) name##_generic_nc
+#define SFX_NAME "generic_nc"
 #include "field_kernels.tmpl.h"
 #undef FW
 #undef FNC
-#undef FSFX
-#undef FSFX_NAME
+#undef SFX
+#undef SFX_NAME
 
 const field_kern *field_kern_for(const uint64_t *p, size_t w)
 {

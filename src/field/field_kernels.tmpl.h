@@ -6,12 +6,12 @@
  *                     the generic instance
  *          FNC        1: the product fa_mont_mul_nc (p with a spare top
  *                     bit); 0: fa_mont_mul
- *          FSFX(name) the instance's suffix (name##_w4, ...)
- *          FSFX_NAME  the instance's name, a string ("w4", "generic")
+ *          SFX(name) the instance's suffix (name##_w4, ...)
+ *          SFX_NAME  the instance's name, a string ("w4", "generic")
  *          FIELD_LEAF_BYTES  the largest subtree run level by level
- * Defines: static FSFX(mul), FSFX(fwd_node), FSFX(fwd_top), FSFX(inv_node),
- *          FSFX(inv_top), FSFX(fwd_tree), FSFX(inv_tree), FSFX(pointwise);
- *          the kernel table FSFX(field_kern).  FMUL is undefined at the end.
+ * Defines: static SFX(mul), SFX(fwd_node), SFX(fwd_top), SFX(inv_node),
+ *          SFX(inv_top), SFX(fwd_tree), SFX(inv_tree), SFX(pointwise);
+ *          the kernel table SFX(field_kern).  FMUL is undefined at the end.
  */
 
 #if FNC
@@ -24,14 +24,14 @@
    goes) and called from the top level and the pointwise product, so that
    its unrolled body (some 1500 instructions at 16 words) is not copied
    into every loop. */
-static FA_NOINLINE void FSFX(mul)(const field_mod *m, uint64_t *r, const uint64_t *a,
+static FA_NOINLINE void SFX(mul)(const field_mod *m, uint64_t *r, const uint64_t *a,
                                   const uint64_t *b)
 {
     const size_t w = FW;
     FMUL(r, a, b);
 }
 
-static FA_NOINLINE void FSFX(fwd_node)(const field_mod *m, uint64_t *a, size_t h,
+static FA_NOINLINE void SFX(fwd_node)(const field_mod *m, uint64_t *a, size_t h,
                                        const uint64_t *wk, size_t j0, size_t j1)
 {
     const size_t w = FW;
@@ -44,7 +44,7 @@ static FA_NOINLINE void FSFX(fwd_node)(const field_mod *m, uint64_t *a, size_t h
     }
 }
 
-static void FSFX(fwd_top)(const field_mod *m, uint64_t *a, size_t h, const uint64_t *g, size_t j0,
+static void SFX(fwd_top)(const field_mod *m, uint64_t *a, size_t h, const uint64_t *g, size_t j0,
                           size_t j1)
 {
     const size_t w = FW;
@@ -52,8 +52,8 @@ static void FSFX(fwd_top)(const field_mod *m, uint64_t *a, size_t h, const uint6
     for (size_t j = j0; j < j1; j++) {
         uint64_t *x0 = a + j * w, *x1 = a + (j + h) * w;
         if (g) {
-            FSFX(mul)(m, x, x0, g + j * w);
-            FSFX(mul)(m, y, x1, g + (j + h) * w);
+            SFX(mul)(m, x, x0, g + j * w);
+            SFX(mul)(m, y, x1, g + (j + h) * w);
         } else {
             fa_copy(x, x0, w);
             fa_copy(y, x1, w);
@@ -63,7 +63,7 @@ static void FSFX(fwd_top)(const field_mod *m, uint64_t *a, size_t h, const uint6
     }
 }
 
-static FA_NOINLINE void FSFX(inv_node)(const field_mod *m, uint64_t *a, size_t h,
+static FA_NOINLINE void SFX(inv_node)(const field_mod *m, uint64_t *a, size_t h,
                                        const uint64_t *iwk, size_t j0, size_t j1)
 {
     const size_t w = FW;
@@ -76,7 +76,7 @@ static FA_NOINLINE void FSFX(inv_node)(const field_mod *m, uint64_t *a, size_t h
     }
 }
 
-static void FSFX(inv_top)(const field_mod *m, uint64_t *a, size_t h, const uint64_t *s, size_t ss,
+static void SFX(inv_top)(const field_mod *m, uint64_t *a, size_t h, const uint64_t *s, size_t ss,
                           size_t j0, size_t j1)
 {
     const size_t w = FW;
@@ -85,68 +85,68 @@ static void FSFX(inv_top)(const field_mod *m, uint64_t *a, size_t h, const uint6
         uint64_t *x0 = a + j * w, *x1 = a + (j + h) * w;
         fa_add(u, x0, x1, m->p, w);
         fa_sub(d, x0, x1, m->p, w);
-        FSFX(mul)(m, x0, u, s + j * ss * w);
-        FSFX(mul)(m, x1, d, s + (j + h) * ss * w);
+        SFX(mul)(m, x0, u, s + j * ss * w);
+        SFX(mul)(m, x1, d, s + (j + h) * ss * w);
     }
 }
 
 /* Subtrees of at most FIELD_LEAF_BYTES run level by level (in L1/L2);
    larger ones split depth first, so each level below the top few works on
    a block that stays in cache. */
-static void FSFX(fwd_tree)(const field_mod *m, uint64_t *a, size_t h, size_t k, const uint64_t *tw)
+static void SFX(fwd_tree)(const field_mod *m, uint64_t *a, size_t h, size_t k, const uint64_t *tw)
 {
     const size_t w = FW;
     if (2 * h * w * sizeof(uint64_t) > FIELD_LEAF_BYTES) {
-        FSFX(fwd_node)(m, a, h, tw + k * w, 0, h);
-        FSFX(fwd_tree)(m, a, h / 2, 2 * k, tw);
-        FSFX(fwd_tree)(m, a + h * w, h / 2, 2 * k + 1, tw);
+        SFX(fwd_node)(m, a, h, tw + k * w, 0, h);
+        SFX(fwd_tree)(m, a, h / 2, 2 * k, tw);
+        SFX(fwd_tree)(m, a + h * w, h / 2, 2 * k + 1, tw);
         return;
     }
     for (size_t hh = h, t = 0; hh >= 1; hh /= 2, t++)
         for (size_t q = 0; q < ((size_t)1 << t); q++)
-            FSFX(fwd_node)(m, a + q * 2 * hh * w, hh, tw + ((k << t) + q) * w, 0, hh);
+            SFX(fwd_node)(m, a + q * 2 * hh * w, hh, tw + ((k << t) + q) * w, 0, hh);
 }
 
-static void FSFX(inv_tree)(const field_mod *m, uint64_t *a, size_t h, size_t k,
+static void SFX(inv_tree)(const field_mod *m, uint64_t *a, size_t h, size_t k,
                            const uint64_t *itw)
 {
     const size_t w = FW;
     if (2 * h * w * sizeof(uint64_t) > FIELD_LEAF_BYTES) {
-        FSFX(inv_tree)(m, a, h / 2, 2 * k, itw);
-        FSFX(inv_tree)(m, a + h * w, h / 2, 2 * k + 1, itw);
-        FSFX(inv_node)(m, a, h, itw + k * w, 0, h);
+        SFX(inv_tree)(m, a, h / 2, 2 * k, itw);
+        SFX(inv_tree)(m, a + h * w, h / 2, 2 * k + 1, itw);
+        SFX(inv_node)(m, a, h, itw + k * w, 0, h);
         return;
     }
     size_t t = 0;
     while (((size_t)1 << t) < h) t++;
     for (size_t hh = 1; hh <= h; hh *= 2, t--)
         for (size_t q = 0; q < ((size_t)1 << t); q++)
-            FSFX(inv_node)(m, a + q * 2 * hh * w, hh, itw + ((k << t) + q) * w, 0, hh);
+            SFX(inv_node)(m, a + q * 2 * hh * w, hh, itw + ((k << t) + q) * w, 0, hh);
 }
 
-static void FSFX(pointwise)(const field_mod *m, uint64_t *c, const uint64_t *a, const uint64_t *b,
+static void SFX(pointwise)(const field_mod *m, uint64_t *c, const uint64_t *a, const uint64_t *b,
                             const uint64_t *post, size_t i0, size_t i1)
 {
     const size_t w = FW;
     uint64_t t[NTT_FIELD_MAX_WORDS];
     for (size_t i = i0; i < i1; i++) {
-        FSFX(mul)(m, t, a + i * w, b + i * w);
+        SFX(mul)(m, t, a + i * w, b + i * w);
         if (post)
-            FSFX(mul)(m, c + i * w, t, post);
+            SFX(mul)(m, c + i * w, t, post);
         else
             fa_copy(c + i * w, t, w);
     }
 }
 
-static const field_kern FSFX(field_kern) = {
-    .name = FSFX_NAME,
-    .fwd_node = FSFX(fwd_node),
-    .fwd_top = FSFX(fwd_top),
-    .inv_node = FSFX(inv_node),
-    .inv_top = FSFX(inv_top),
-    .fwd_tree = FSFX(fwd_tree),
-    .inv_tree = FSFX(inv_tree),
-    .pointwise = FSFX(pointwise),
+static const field_kern SFX(field_kern) = {
+    .name = SFX_NAME,
+    .fwd_node = SFX(fwd_node),
+    .fwd_top = SFX(fwd_top),
+    .inv_node = SFX(inv_node),
+    .inv_top = SFX(inv_top),
+    .fwd_tree = SFX(fwd_tree),
+    .inv_tree = SFX(inv_tree),
+    .pointwise = SFX(pointwise),
 };
 
 #undef FMUL
