@@ -5,7 +5,7 @@
  *
  * An element of a w-word field is w little-endian uint64_t.  Every function
  * takes w as an argument and is always inlined: called with a constant w
- * (the kernels' instances for 4, 6, 8 and 16 words, field_kernels.c) the
+ * (the kernels' instances for 4, 6 and 8 words, field_kernels.c) the
  * loops unroll into straight-line code, with a run-time w (the generic
  * instance, any 2 <= w <= 16) they stay loops.  So the simplest correct
  * form (CIOS, below) and the fast forms are the same source.

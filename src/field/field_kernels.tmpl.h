@@ -22,7 +22,7 @@
 
 /* The product is inlined in the butterflies of the levels (where the time
    goes) and called from the top level and the pointwise product, so that
-   its unrolled body (some 1500 instructions at 16 words) is not copied
+   its unrolled body (some 600 instructions at 8 words) is not copied
    into every loop. */
 static FA_NOINLINE void SFX(mul)(const field_mod *m, uint64_t *r, const uint64_t *a,
                                   const uint64_t *b)
