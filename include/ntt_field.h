@@ -187,8 +187,9 @@ NTT_API NTT_NODISCARD ntt_status ntt_field_plan_root(const ntt_field_plan *plan,
  *
  * Every call checks its pointers (NULL: NTT_EINVAL), then every input
  * element (>= p: NTT_ERANGE, the detail names the operand and element),
- * before it writes; pointwise refuses a c that partly overlaps a or b
- * (NTT_EINVAL).  None allocates.
+ * before it writes; pointwise and polymul refuse a c that partly overlaps
+ * a or b, polymul_linear a c that overlaps them at all, batches a stride
+ * below n with count > 1 (NTT_EINVAL).  None allocates.
  */
 NTT_API NTT_NODISCARD ntt_status ntt_field_forward(ntt_field_plan *plan, uint64_t *a);
 NTT_API NTT_NODISCARD ntt_status ntt_field_inverse(ntt_field_plan *plan, uint64_t *a);
