@@ -66,6 +66,9 @@ static const subcommand subcommands[] = {
     {"bigmod", bench_bigmod,
      "[--reps R] [--quick] [--bits B,...] [--n N,...] [--mpn [--large]] [--json FILE]",
      "products mod a big M, one thread, against FLINT's fmpz_mod_poly_mul and NTL's ZZ_pX", NULL},
+    {"field", bench_field, "[--reps R] [--max-log L] [--quick] [--json FILE]",
+     "big prime fields, one thread: forward NTT per point, field multiplication against GMP",
+     NULL},
     {"oracle", bench_oracle, "IN [-o OUT]",
      "the GMP product of a course file (its expected output)", NULL},
 };

@@ -84,7 +84,8 @@ NTT_API const char *ntt_status_string(ntt_status s);
    calls (forward, inverse, pointwise, polymul, polymul_linear and their
    _batch forms: which argument, or which coefficient is out of range), and
    by libntt_mpi's plan creation and agreements ("another rank failed: ..."),
-   by the CKKS calls' own checks (ntt_ckks.h); ntt_rns_create sets it where
+   by the CKKS calls' own checks (ntt_ckks.h), and by every failing call of
+   ntt_field.h (which clear it when they start); ntt_rns_create sets it where
    NTT_BACKEND names no backend.
    Other calls leave it as it was: read it only right after one of those
    calls failed. */

@@ -9,6 +9,8 @@ libntt, numpy arrays in and out, on the CPU or on CUDA device arrays.
 
 ntt.rns (import ntt.rns) binds the RNS base conversions and CKKS
 key-switching stages of include/ntt_rns.h: ntt.rns.Context(n, q, p, dnum).
+ntt.Field (ntt.field) binds the big prime fields of include/ntt_field.h:
+ntt.Field(p or preset name).plan(n).
 
 The C library is found through NTT_LIBRARY, a copy inside this package, or
 the system loader, in that order; ntt.library_path() names the one loaded.
@@ -24,6 +26,11 @@ from ._numtheory import find_prime, is_prime, primitive_root, root_of_unity
 from ._plan import Plan
 from ._polymul import cache_clear, int_mul, polymul_mod
 from ._version import __version__
+
+try:  # ntt.Field: a libntt without the field module still loads the rest
+    from .field import Field, FieldPlan
+except ImportError:
+    pass
 
 __library__ = _lib.path
 
