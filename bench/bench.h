@@ -12,6 +12,7 @@ int bench_ladder(int argc, char **argv); /* ladder.c */
 int bench_oracle(int argc, char **argv); /* oracle.c */
 int bench_rns(int argc, char **argv);    /* rns_stages.c: RNS/CKKS stages (issue 46) */
 int bench_u64(int argc, char **argv);    /* u64.c: the u64 x86 kernels, old and new (issue 47) */
+int bench_planner(int argc, char **argv); /* planner.c: ESTIMATE, MEASURE, wisdom (issue 63) */
 #ifdef NTT_HAVE_MPI_BENCH
 /* mpi_bench.c: distributed products under mpiexec (issue 49).  Initializes
    MPI if the caller has not (and then finalizes it); 0, 1 if a product was

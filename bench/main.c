@@ -59,6 +59,8 @@ static const subcommand subcommands[] = {
      NO_MGPU},
     {"u64", bench_u64, "[--reps R] [--quick] [--json FILE]",
      "u64 forward, inverse, pointwise, one thread: the x86 kernels against the ones they replace", NULL},
+    {"planner", bench_planner, "[--reps R] [--quick] [--max-log2 K] [--json FILE]",
+     "ESTIMATE vs MEASURE vs imported wisdom: polymul_mod and u64 forward, planning times", NULL},
     {"oracle", bench_oracle, "IN [-o OUT]",
      "the GMP product of a course file (its expected output)", NULL},
 };

@@ -323,7 +323,8 @@ NTT_API NTT_NODISCARD ntt_status ntt_plan_choice(const ntt_plan *plan,
 /* ------------------------------------------------------------------------ */
 /*
  * The wisdom store holds one answer per problem class: width, size, the
- * bit length of the largest modulus, the number of moduli, flags, batch,
+ * bit length of the largest modulus, the number of moduli,
+ * NTT_FLAG_NATURAL_ORDER (negacyclic and cyclic plans share answers), batch,
  * work, the backend, modmul and threads asked for, and the mode (an
  * EXHAUSTIVE answer serves MEASURE too).  MEASURE and EXHAUSTIVE plans add
  * their answers; MEASURE, EXHAUSTIVE and WISDOM_ONLY plans read them.
@@ -596,8 +597,13 @@ NTT_API NTT_NODISCARD ntt_status ntt_polymul_mod(uint64_t *c, const uint64_t *a,
                                          const uint64_t *b, size_t lb, uint64_t p,
                                          ntt_backend backend);
 
-/* As ntt_polymul_mod, with plan options (modmul, threads) for the
-   transforms it runs; flags in opts are ignored.  opts may be NULL. */
+/* As ntt_polymul_mod, with plan options (modmul, threads, mode,
+   time_limit) for the transforms it runs; flags and work in opts are
+   ignored (its plans are timed on products).  With mode MEASURE,
+   EXHAUSTIVE or WISDOM_ONLY its plans are planned (backend AUTO left to
+   the planner) and a modulus that goes through CRT takes the prime set
+   whose measured products cost least (docs/PLANNER.md); the words are
+   the same.  Cached plans are keyed by the mode too.  opts may be NULL. */
 NTT_API NTT_NODISCARD ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la,
                                             const uint64_t *b, size_t lb, uint64_t p,
                                             ntt_backend backend,

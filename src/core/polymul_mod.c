@@ -324,6 +324,19 @@ static ntt_status via_crt(uint64_t *c, const uint64_t *a, size_t la, const uint6
     return s;
 }
 
+size_t ntt_polymul_mod_crt_pick(size_t la, size_t lb, uint64_t p, ntt_backend backend,
+                                const ntt_plan_options *opts, const uint64_t **q)
+{
+    mul_opts m = {.asked = backend};
+    if (opts) m.o = *opts;
+    m.o.flags = 0;
+    if (ntt_backend_resolve(&backend) != NTT_OK) return 0;
+    size_t n = 2, t = 0;
+    while (n < la + lb - 1) n <<= 1;
+    if (m.o.mode == NTT_PLAN_ESTIMATE) return crt_pick(backend, la, lb, p, q);
+    return crt_pick_measured(backend, la, lb, p, n, &m, q, &t) == NTT_OK ? t : 0;
+}
+
 /* 1 if an input is >= p.  Every input is read before anything is written;
    a threaded backend shares the reading out (64 MB at 2^22, serial work
    otherwise). */

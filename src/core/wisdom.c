@@ -121,7 +121,8 @@ void ntt_wisdom_key_of(ntt_wisdom_key *k, const ntt_plan_request *rq)
     unsigned bits = 0;
     while (bits < 64 && (top >> bits)) bits++;
     *k = (ntt_wisdom_key){.width = (unsigned)rq->width, .logn = ntt_log2(rq->n), .bits = bits,
-                         .nmod = (unsigned)rq->count, .flags = rq->o.flags,
+                         .nmod = (unsigned)rq->count,
+                         .flags = rq->o.flags & NTT_FLAG_NATURAL_ORDER,
                          .work = (unsigned)rq->o.work, .batch = rq->o.batch,
                          .backend = rq->auto_free ? NTT_BACKEND_AUTO : (int)rq->asked,
                          .modmul = (int)rq->o.modmul, .threads = rq->o.threads};
