@@ -171,10 +171,13 @@ typedef enum ntt_width { NTT_U32 = 32, NTT_U64 = 64 } ntt_width;
                   work: with backend AUTO (NTT_BACKEND unset), each usable
                   serial CPU backend; each u64 kernel family that applies
                   (IFMA, FP64, 64-bit lanes, scalar); modmul Shoup and
-                  Montgomery where opts.modmul is DEFAULT; 1 thread and
-                  every online CPU where opts.threads is 0 (and the backend
-                  is not CUDA).  A named backend, a modmul other than
-                  DEFAULT and threads > 0 are kept as given.  The fastest
+                  Montgomery where opts.modmul is DEFAULT; thread counts 1
+                  and the most opts.threads allows (as FFTW's
+                  plan_with_nthreads: an upper bound, capped at the online
+                  CPUs; 0 on a serial backend is one thread, so no plan
+                  starts threads the caller did not ask for).  A named
+                  backend and a modmul other than DEFAULT are kept as
+                  given.  The fastest
                   candidate (the median of a few timed calls on buffers
                   allocated once for the planning) becomes the plan, and
                   the answer goes into the wisdom store; an answer already
@@ -182,7 +185,7 @@ typedef enum ntt_width { NTT_U32 = 32, NTT_U64 = 64 } ntt_width;
                   without timing.  CUDA plans: no candidates yet (the
                   rules, recorded as such).
      EXHAUSTIVE   as MEASURE with more candidates (every modmul kind,
-                  thread counts 1, 2, 4, .. and every online CPU) and more
+                  thread counts 1, 2, 4, .. up to the bound) and more
                   repetitions; only EXHAUSTIVE wisdom answers it.
      WISDOM_ONLY  the wisdom store's answer where it holds one, else the
                   rules; never times. */

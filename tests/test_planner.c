@@ -174,6 +174,7 @@ static void test_measure_words(void)
                       "%s: %u candidates, %.0f ns, rule %.0f ns", what, c.candidates, c.time_ns,
                       c.rule_ns);
             CHECK_EQ(ntt_plan_backend(m), c.backend, "%s: backend reported", what);
+            CHECK_EQ(1, c.threads, "%s: threads 0 is one thread, MEASURE or not", what);
             CHECK_EQ(ntt_plan_modmul(m), c.modmul, "%s: modmul reported", what);
             same_words(ref, m, n, p, w, what);
             /* The same class again: the store's answer, no timing. */
@@ -220,6 +221,14 @@ static void test_fixed_and_limited(void)
         CHECK_EQ(1, c.candidates, "nothing else to time");
     }
     ntt_plan_destroy(m);
+    /* threads bounds the counts timed. */
+    ntt_plan_options b = {.mode = NTT_PLAN_EXHAUSTIVE, .threads = 2, .work = NTT_WORK_FORWARD};
+    ntt_plan *tb = make(16384, 998244353, NTT_U32, NTT_BACKEND_AUTO, &b);
+    if (tb) {
+        const ntt_plan_choice_info c = choice_of(tb);
+        CHECK(c.threads >= 1 && c.threads <= 2, "threads bound 2: %d", c.threads);
+    }
+    ntt_plan_destroy(tb);
     ntt_wisdom_forget();
     char *before = export_now();
     ntt_plan_options l = {.mode = NTT_PLAN_MEASURE, .time_limit = 1e-9};
@@ -419,6 +428,23 @@ static void test_unfollowable(void)
         CHECK_STATUS(NTT_OK, ntt_wisdom_import_from_string(t), "import an answer with kernels=bogus");
         ntt_plan *m = make(2048, 998244353, NTT_U32, NTT_BACKEND_AUTO, &o);
         if (m) CHECK_EQ(NTT_CHOSEN_BY_MEASURE, choice_of(m).source, "bogus kernels are re-planned");
+        ntt_plan_destroy(m);
+        free(t);
+    }
+    /* An answer with more threads than the plan allows is not followed. */
+    const char *th = strstr(text, " -> mode=measure backend=");
+    th = th ? strstr(th, " threads=") : NULL;
+    CHECK(th != NULL, "no answer's threads in %s", text);
+    if (th) {
+        /* The answer's field (the key has one too): replaced in place. */
+        const char *end = strchr(th + 1, ' ');
+        const size_t head = (size_t)(th - text);
+        char *t = xmalloc(strlen(text) + 16);
+        snprintf(t, strlen(text) + 16, "%.*s threads=2%s", (int)head, text, end);
+        ntt_wisdom_forget();
+        CHECK_STATUS(NTT_OK, ntt_wisdom_import_from_string(t), "import an answer with 2 threads");
+        ntt_plan *m = make(2048, 998244353, NTT_U32, NTT_BACKEND_AUTO, &o);
+        if (m) CHECK_EQ(1, choice_of(m).threads, "an answer beyond the threads bound was followed");
         ntt_plan_destroy(m);
         free(t);
     }

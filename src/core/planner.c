@@ -86,19 +86,23 @@ static size_t candidates(const ntt_plan_request *rq, ntt_plan_config *c)
         kinds[nkinds++] = NTT_MODMUL_MONTGOMERY;
         if (exhaustive) kinds[nkinds++] = NTT_MODMUL_BARRETT, kinds[nkinds++] = NTT_MODMUL_NAIVE;
     }
-    int threads[32] = {rq->o.threads};
-    size_t nthreads = 1;
-    if (rq->o.threads == 0) {
-        const int top = max_threads();
-        threads[nthreads++] = 1;
-        for (int t = 2; exhaustive && t < top && nthreads < 31; t *= 2) threads[nthreads++] = t;
-        if (top > 1) threads[nthreads++] = top;
-    }
     ntt_backend rows[NTT_BACKEND_COUNT];
     const size_t nrows = ntt_backend_plan_rows(rq->asked, rq->auto_free, rows);
     for (size_t r = 0; r < nrows; r++) {
         const bool cpu = ntt_backend_is_cpu(rows[r]);
         const unsigned nk64 = cpu && rq->width == NTT_U64 ? NTT_K64_COUNT : 1;
+        /* The threads asked for bound the counts timed (FFTW's
+           plan_with_nthreads): a plan never starts threads the caller did
+           not allow, as with ESTIMATE (a serial row's 0 is one thread). */
+        int threads[32] = {rq->o.threads};
+        size_t nthreads = 1;
+        int top = ntt_backend_thread_count(rows[r], rq->o.threads);
+        if (top > max_threads()) top = max_threads();
+        if (top > 1) {
+            threads[nthreads++] = 1;
+            for (int t = 2; exhaustive && t < top && nthreads < 31; t *= 2) threads[nthreads++] = t;
+            threads[nthreads++] = top;
+        }
         for (size_t m = 0; m < nkinds; m++)
             for (size_t t = 0; t < (cpu ? nthreads : 1); t++)
                 for (unsigned f = 0; f < nk64; f++)
@@ -227,7 +231,8 @@ static bool answer_valid(const ntt_plan_request *rq, const ntt_wisdom_answer *an
     for (size_t i = 0; i < nrows; i++) offered = offered || rows[i] == c->backend;
     if (!offered || !ntt_backend_available(c->backend) || c->threads < 0 ||
         (rq->o.modmul != NTT_MODMUL_DEFAULT && c->modmul != rq->o.modmul) ||
-        (rq->o.threads != 0 && c->threads != rq->o.threads))
+        ntt_backend_thread_count(c->backend, c->threads) >
+            ntt_backend_thread_count(c->backend, rq->o.threads))
         return false;
     const ntt_plan p = {.n = rq->n, .width = rq->width, .modmul = c->modmul, .k64 = c->k64};
     const ntt_modulus m = {.p = rq->moduli[0]};
