@@ -24,7 +24,7 @@ static unsigned long long xcr0(void)
 static void read_brand(void)
 {
     unsigned r[12];
-    if (__get_cpuid_max(0x80000000u, NULL) < 0x80000004u) return;
+    if ((unsigned)__get_cpuid_max(0x80000000u, NULL) < 0x80000004u) return;
     for (unsigned i = 0; i < 3; i++)
         __cpuid(0x80000002u + i, r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
     for (unsigned i = 0; i < 48; i++) brand[i] = (char)(r[i / 4] >> (8 * (i % 4)));
