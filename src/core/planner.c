@@ -182,22 +182,32 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* The median over B->reps samples of one call's time, each sample enough
-   calls to last sample_ns.  A candidate whose first sample takes more
-   than twice `beat` (> 0) is given up after it: it cannot win. */
+/* The median over B->reps samples of one call's time (3 where a call
+   takes 5 ms or more), each sample enough calls to last sample_ns.  A
+   candidate slower than `beat` (> 0, the best so far) by far is given up
+   early, since it cannot win: after its warm-up call where that took four
+   times as long (a cold call, so the margin is wide), else after its
+   first sample where that took twice as long. */
 static ntt_status time_candidate(ntt_plan *plan, const bench *B, double beat, double *median)
 {
+    double t = now_ns();
     ntt_status s = run_work(plan, B); /* warm: caches, pages, the pool's threads */
     if (s != NTT_OK) return s;
-    double t = now_ns();
+    const double warm = now_ns() - t;
+    if (beat > 0 && warm > 4 * beat) {
+        *median = warm;
+        return NTT_OK;
+    }
+    t = now_ns();
     s = run_work(plan, B);
     if (s != NTT_OK) return s;
     const double once = now_ns() - t;
     long inner = once >= B->sample_ns ? 1 : (long)(B->sample_ns / (once > 1 ? once : 1)) + 1;
     if (inner > 10000) inner = 10000;
+    const int reps = once >= 5e6 && B->reps > 3 ? 3 : B->reps;
     double samples[16];
     int r = 0;
-    for (; r < B->reps; r++) {
+    for (; r < reps; r++) {
         t = now_ns();
         for (long i = 0; i < inner; i++) (void)run_work(plan, B);
         samples[r] = (now_ns() - t) / (double)inner;
@@ -213,10 +223,7 @@ static ntt_status time_candidate(ntt_plan *plan, const bench *B, double beat, do
 
 /* ---- choosing ---------------------------------------------------------------- */
 
-/* A candidate other than the rule's wins only when it is this much
-   faster (a median within the rule's spread is noise, and MEASURE must
-   never be slower than ESTIMATE). */
-#define RULE_MARGIN 0.97
+#define RULE_MARGIN NTT_PLANNER_MARGIN
 
 /* Whether this library, now, can follow ans for rq: a backend the
    planner would offer, usable here, and the kernels it was timed on

@@ -25,6 +25,11 @@ typedef struct ntt_plan_config {
     unsigned k64; /* NTT_K64_* */
 } ntt_plan_config;
 
+/* A candidate other than the rule's wins only when it is this much faster
+   (a median within the rule's spread is noise, and MEASURE must never be
+   slower than ESTIMATE); polymul_mod's CRT sets too. */
+#define NTT_PLANNER_MARGIN 0.97
+
 /* plan.c: builds the plan of rq with cfg (no planning), its choice
    recorded as the rule's; *out NULL on failure, nothing left behind. */
 ntt_status ntt_plan_build(ntt_plan **out, const ntt_plan_request *rq, const ntt_plan_config *cfg);

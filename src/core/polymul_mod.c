@@ -4,6 +4,7 @@
 #include "addon_plan.h"
 #include "detail.h"
 #include "internal.h"
+#include "planner.h"
 #include "registry.h"
 
 #include <pthread.h>
@@ -262,14 +263,17 @@ static size_t crt_pick(ntt_backend be, size_t la, size_t lb, uint64_t p, const u
 /* A planned mode's set: every set the registry knows (ntt_crt_sets_all),
    each costed by the planned product time of its first prime (the
    planner's, or the wisdom's, measure) times the primes it needs; the
+   rule's set unless another costs NTT_PLANNER_MARGIN of it or less; the
    rule's pick where a plan reports no time (CUDA, an add-on). */
 static ntt_status crt_pick_measured(ntt_backend be, size_t la, size_t lb, uint64_t p, size_t n,
                                     const mul_opts *m, const uint64_t **q, size_t *t)
 {
     const ntt_crt_set *sets[8];
     const size_t ns = ntt_crt_sets_all(sets, 8);
-    double best = 0;
+    double best = 0, rule_cost = 0;
     *t = crt_pick(be, la, lb, p, q);
+    const uint64_t *rule_q = *q;
+    const size_t rule_t = *t;
     for (size_t k = 0; k < ns; k++) {
         ntt_plan *plan;
         const ntt_status s = plan_acquire(&plan, n, sets[k]->q[0], NTT_U64, be, m);
@@ -281,8 +285,10 @@ static ntt_status crt_pick_measured(ntt_backend be, size_t la, size_t lb, uint64
             return NTT_OK;
         }
         const size_t tk = crt_count(la, lb, p, sets[k]->q, sets[k]->count);
+        if (sets[k]->q == rule_q) rule_cost = (double)tk * cost;
         if (k == 0 || (double)tk * cost < best) best = (double)tk * cost, *q = sets[k]->q, *t = tk;
     }
+    if (rule_cost > 0 && best > NTT_PLANNER_MARGIN * rule_cost) *q = rule_q, *t = rule_t;
     return NTT_OK;
 }
 
