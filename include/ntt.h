@@ -236,7 +236,9 @@ typedef struct ntt_plan_options {
     /* MEASURE / EXHAUSTIVE: seconds the planner may spend timing; 0 = no
        bound; negative or not a number: NTT_EINVAL.  The fixed rule's
        candidate is always timed; no further candidate starts once the
-       bound is passed, so planning may overrun it by one candidate. */
+       bound is passed, so planning may overrun it by one candidate and
+       the final comparison of the winner with the rule's candidate (a
+       few calls of each).  A plan cut short stores no wisdom. */
     double time_limit;
     /* MEASURE / EXHAUSTIVE: what the candidates are timed on (the calls
        the caller will make most); 0 = a forward and an inverse. */
