@@ -14,6 +14,7 @@ int bench_rns(int argc, char **argv);    /* rns_stages.c: RNS/CKKS stages (issue
 int bench_u64(int argc, char **argv);    /* u64.c: the u64 x86 kernels, old and new (issue 47) */
 int bench_bigmod(int argc, char **argv); /* bigmod.c: products mod a big M (issue 60) */
 int bench_field(int argc, char **argv);  /* field.c: big prime fields (issue 59) */
+int bench_planner(int argc, char **argv); /* planner.c: ESTIMATE, MEASURE, wisdom (issue 63) */
 #ifdef NTT_HAVE_MPI_BENCH
 /* mpi_bench.c: distributed products under mpiexec (issue 49).  Initializes
    MPI if the caller has not (and then finalizes it); 0, 1 if a product was

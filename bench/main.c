@@ -69,6 +69,8 @@ static const subcommand subcommands[] = {
     {"field", bench_field, "[--reps R] [--max-log L] [--quick] [--json FILE]",
      "big prime fields, one thread: forward NTT per point, field multiplication against GMP",
      NULL},
+    {"planner", bench_planner, "[--reps R] [--quick] [--max-log2 K] [--json FILE]",
+     "ESTIMATE vs MEASURE vs imported wisdom: polymul_mod and u64 forward, planning times", NULL},
     {"oracle", bench_oracle, "IN [-o OUT]",
      "the GMP product of a course file (its expected output)", NULL},
 };

@@ -62,7 +62,9 @@ typedef enum ntt_status {
     NTT_EUNSUPPORTED = 5, /* backend not built or not usable on this machine */
     NTT_EBACKEND = 6,     /* the backend failed at run time (e.g. a CUDA error) */
     NTT_EIO = 7,          /* a file could not be opened, read, written, renamed */
-    NTT_EFORMAT = 8       /* malformed input file */
+    NTT_EFORMAT = 8,      /* malformed input file (or wisdom text) */
+    NTT_EMACHINE = 9      /* wisdom made on another machine or by another
+                             library version (ntt_wisdom_import_*) */
 } ntt_status;
 
 /* NTT_VERSION_CODE of the library that is running, which may differ from the
@@ -158,6 +160,51 @@ typedef enum ntt_width { NTT_U32 = 32, NTT_U64 = 64 } ntt_width;
 #define NTT_FLAG_NEGACYCLIC 1u    /* transforms mod x^n + 1 instead of x^n - 1 */
 #define NTT_FLAG_NATURAL_ORDER 2u /* spectra in natural order */
 
+/* How a plan's backend, kernels, modmul kind and thread count are chosen
+   (ntt_plan_options.mode; docs/PLANNER.md).  Every choice gives the same
+   words: the modes differ only in speed and in the time plan creation
+   takes.
+     ESTIMATE     the fixed rules (the registry's priorities and kernel
+                  choice by prime size; DEFAULT = Shoup; threads as asked).
+                  No timing, no wisdom.  The default.
+     MEASURE      plan creation times the candidates the backend registry
+                  offers for this size, prime size, width, flags, batch and
+                  work: with backend AUTO (NTT_BACKEND unset), each usable
+                  serial CPU backend; each u64 kernel family that applies
+                  (IFMA, FP64, 64-bit lanes, scalar); modmul Shoup and
+                  Montgomery where opts.modmul is DEFAULT; thread counts 1
+                  and the most opts.threads allows (as FFTW's
+                  plan_with_nthreads: an upper bound, capped at the online
+                  CPUs; 0 on a serial backend is one thread, so no plan
+                  starts threads the caller did not ask for).  A named
+                  backend and a modmul other than DEFAULT are kept as
+                  given.  The fastest
+                  candidate (the median of a few timed calls on buffers
+                  allocated once for the planning) becomes the plan, and
+                  the answer goes into the wisdom store; an answer already
+                  there (MEASURE or EXHAUSTIVE, same machine) is taken
+                  without timing.  CUDA plans: no candidates yet (the
+                  rules, recorded as such).
+     EXHAUSTIVE   as MEASURE with more candidates (every modmul kind,
+                  thread counts 1, 2, 4, .. up to the bound) and more
+                  repetitions; only EXHAUSTIVE wisdom answers it.
+     WISDOM_ONLY  the wisdom store's answer where it holds one, else the
+                  rules; never times. */
+typedef enum ntt_plan_mode {
+    NTT_PLAN_ESTIMATE = 0,
+    NTT_PLAN_MEASURE = 1,
+    NTT_PLAN_EXHAUSTIVE = 2,
+    NTT_PLAN_WISDOM_ONLY = 3
+} ntt_plan_mode;
+
+/* What MEASURE and EXHAUSTIVE time (ntt_plan_options.work). */
+typedef enum ntt_plan_work {
+    NTT_WORK_TRANSFORMS = 0, /* a forward, then an inverse transform */
+    NTT_WORK_FORWARD = 1,
+    NTT_WORK_INVERSE = 2,
+    NTT_WORK_POLYMUL = 3     /* ntt_polymul_* (as ntt_polymul_mod runs) */
+} ntt_plan_work;
+
 /* Optional plan settings.  A zero-initialised struct (or NULL) means the
    defaults: fastest modmul, cyclic, bit-reversed spectra, default thread
    count. */
@@ -181,7 +228,22 @@ typedef struct ntt_plan_options {
                         share runs on the calling thread.  CUDA: ignored. */
     size_t batch;    /* CUDA backend: items per call that the plan's device and
                         pinned buffers hold (0 = 1); larger batches run in
-                        chunks of this size */
+                        chunks of this size.  MEASURE and EXHAUSTIVE (all
+                        backends): the items per call the candidates are
+                        timed on (at most 2^22 / n of them) */
+    /* How the plan is chosen (docs/PLANNER.md); 0 = NTT_PLAN_ESTIMATE, the
+       fixed rules above, exactly as without these fields. */
+    ntt_plan_mode mode;
+    /* MEASURE / EXHAUSTIVE: seconds the planner may spend timing; 0 = no
+       bound; negative or not a number: NTT_EINVAL.  The fixed rule's
+       candidate is always timed; no further candidate starts once the
+       bound is passed, so planning may overrun it by one candidate and
+       the final comparison of the winner with the rule's candidate (a
+       few calls of each).  A plan cut short stores no wisdom. */
+    double time_limit;
+    /* MEASURE / EXHAUSTIVE: what the candidates are timed on (the calls
+       the caller will make most); 0 = a forward and an inverse. */
+    ntt_plan_work work;
 } ntt_plan_options;
 
 /* ------------------------------------------------------------------------ */
@@ -226,6 +288,84 @@ NTT_API size_t ntt_plan_moduli(const ntt_plan *plan, const uint64_t **moduli);
    of a plan uses the same root.  Writes *root only on success.
    Errors: NTT_EINVAL (plan or root NULL, i out of range). */
 NTT_API NTT_NODISCARD ntt_status ntt_plan_root(const ntt_plan *plan, size_t i, uint64_t *root);
+
+/* What a plan runs and how it was chosen (ntt_plan_choice). */
+typedef enum ntt_plan_source {
+    NTT_CHOSEN_BY_RULE = 0,    /* the fixed rules (ESTIMATE, CUDA, an add-on,
+                                  WISDOM_ONLY without an answer) */
+    NTT_CHOSEN_BY_MEASURE = 1, /* timed at this plan's creation */
+    NTT_CHOSEN_BY_WISDOM = 2   /* the wisdom store's answer */
+} ntt_plan_source;
+
+typedef struct ntt_plan_choice_info {
+    ntt_plan_mode mode;       /* the mode asked for */
+    ntt_plan_source source;
+    ntt_backend backend;      /* as ntt_plan_backend */
+    ntt_modmul modmul;        /* as ntt_plan_modmul */
+    int threads;              /* the threads its calls run on (1: the caller's) */
+    /* The kernels of the plan's first modulus: "scalar", "u32x8",
+       "u32x16", "fp64x4", "fp64x8", "ifma", "lanes64" (the CPU kernel
+       families), "cuda", "addon". */
+    char kernels[16];
+    /* Median time of one call of the work (opts.work on opts.batch items)
+       on the chosen candidate: measured now (MEASURE) or when the wisdom
+       was made (WISDOM); 0 for the rules. */
+    double time_ns;
+    /* The same for the rules' candidate, timed first by the planner; 0
+       where it was not timed. */
+    double rule_ns;
+    double planning_ns;       /* wall time plan creation spent choosing */
+    unsigned candidates;      /* candidates timed */
+    int time_limited;         /* 1: the time limit stopped the planner early */
+} ntt_plan_choice_info;
+
+/* Fills *info for the plan.  Errors: NTT_EINVAL (plan or info NULL).
+   Allocates nothing. */
+NTT_API NTT_NODISCARD ntt_status ntt_plan_choice(const ntt_plan *plan,
+                                                 ntt_plan_choice_info *info);
+
+/* ------------------------------------------------------------------------ */
+/* Wisdom: the planner's answers, kept and exchanged as text                  */
+/* ------------------------------------------------------------------------ */
+/*
+ * The wisdom store holds one answer per problem class: width, size, the
+ * bit length of the largest modulus, the number of moduli,
+ * NTT_FLAG_NATURAL_ORDER (negacyclic and cyclic plans share answers), batch,
+ * work, the backend, modmul and threads asked for, and the mode (an
+ * EXHAUSTIVE answer serves MEASURE too).  MEASURE and EXHAUSTIVE plans add
+ * their answers; MEASURE, EXHAUSTIVE and WISDOM_ONLY plans read them.
+ * The text starts with a fingerprint of the machine (the CPU's model
+ * string and features, the online CPUs, the GPU's model and SM count
+ * where the CUDA backend has one, the library version): text made
+ * elsewhere is refused (NTT_EMACHINE), never used.
+ *
+ * The system wisdom: the first plan that reads the store imports the file
+ * named by the environment variable NTT_WISDOM, or where it is unset the
+ * file /etc/ntt/wisdom (NTT_SYSTEM_WISDOM at build time), if it exists
+ * and holds this machine's wisdom (anything else there is ignored).
+ * NTT_WISDOM set to "" or "off" reads no file.  `ntt wisdom` makes one.
+ *
+ * Every wisdom call is thread-safe: one mutex guards the store, and plans
+ * being created read it under that mutex (it is not held while they time
+ * candidates).
+ */
+
+/* The store as text, in *text (allocated with malloc: free with free()).
+   Errors: NTT_EINVAL (text NULL), NTT_ENOMEM (*text NULL then). */
+NTT_API NTT_NODISCARD ntt_status ntt_wisdom_export_to_string(char **text);
+/* Adds the answers in text to the store (an answer for a class it holds
+   replaces the old one).  All or nothing: on any error the store is as it
+   was.  Errors: NTT_EINVAL (NULL), NTT_EFORMAT (not wisdom text, a
+   malformed or unknown line, truncated: the last line must be "end"),
+   NTT_EMACHINE (made on another machine or library version), NTT_ENOMEM. */
+NTT_API NTT_NODISCARD ntt_status ntt_wisdom_import_from_string(const char *text);
+/* The same to and from a file.  Export writes under a temporary name and
+   renames it over path when complete (as ntt_coeffs_write).  Errors: as
+   above, and NTT_EIO (cannot open, read, write or rename). */
+NTT_API NTT_NODISCARD ntt_status ntt_wisdom_export_to_file(const char *path);
+NTT_API NTT_NODISCARD ntt_status ntt_wisdom_import_from_file(const char *path);
+/* Empties the store (plans already made keep their choices). */
+NTT_API void ntt_wisdom_forget(void);
 
 /* ------------------------------------------------------------------------ */
 /* Execution                                                                  */
@@ -469,8 +609,13 @@ NTT_API NTT_NODISCARD ntt_status ntt_polymul_mod(uint64_t *c, const uint64_t *a,
                                          const uint64_t *b, size_t lb, uint64_t p,
                                          ntt_backend backend);
 
-/* As ntt_polymul_mod, with plan options (modmul, threads) for the
-   transforms it runs; flags in opts are ignored.  opts may be NULL. */
+/* As ntt_polymul_mod, with plan options (modmul, threads, mode,
+   time_limit) for the transforms it runs; flags and work in opts are
+   ignored (its plans are timed on products).  With mode MEASURE,
+   EXHAUSTIVE or WISDOM_ONLY its plans are planned (backend AUTO left to
+   the planner) and a modulus that goes through CRT takes the prime set
+   whose measured products cost least (docs/PLANNER.md); the words are
+   the same.  Cached plans are keyed by the mode too.  opts may be NULL. */
 NTT_API NTT_NODISCARD ntt_status ntt_polymul_mod_ex(uint64_t *c, const uint64_t *a, size_t la,
                                             const uint64_t *b, size_t lb, uint64_t p,
                                             ntt_backend backend,

@@ -560,6 +560,38 @@ static void pinned_products(void)
     ntt_plan_destroy(pg64);
 }
 
+/* The planner has no CUDA candidates yet (docs/PLANNER.md): a MEASURE
+   plan is the rules' plan, says so, and gives its words; no wisdom is
+   made for it. */
+static void planner_modes(void)
+{
+    setenv("NTT_WISDOM", "off", 1); /* no system wisdom in the store */
+    ntt_plan *e = NULL, *m = NULL;
+    ntt_plan_options mo = {.mode = NTT_PLAN_MEASURE, .work = NTT_WORK_FORWARD};
+    CHECK_STATUS(NTT_OK, ntt_plan_create(&e, 1024, P32, NTT_U32, NTT_BACKEND_CUDA, NULL), "estimate");
+    CHECK_STATUS(NTT_OK, ntt_plan_create(&m, 1024, P32, NTT_U32, NTT_BACKEND_CUDA, &mo), "measure");
+    ntt_plan_choice_info c;
+    if (m && ntt_plan_choice(m, &c) == NTT_OK) {
+        CHECK_EQ(NTT_CHOSEN_BY_RULE, c.source, "a CUDA MEASURE plan is the rules'");
+        CHECK_EQ(NTT_PLAN_MEASURE, c.mode, "mode recorded");
+        CHECK_EQ(NTT_BACKEND_CUDA, c.backend, "backend");
+        CHECK(strcmp(c.kernels, "cuda") == 0, "kernels \"%s\"", c.kernels);
+    }
+    uint32_t x[1024], y[1024];
+    for (int i = 0; i < 1024; i++) x[i] = y[i] = (uint32_t)(i * 7919u % P32);
+    if (e && m) {
+        CHECK_STATUS(NTT_OK, ntt_forward_u32(e, x), "forward");
+        CHECK_STATUS(NTT_OK, ntt_forward_u32(m, y), "forward");
+        CHECK_ARR32(x, y, 1024, "MEASURE CUDA plan's words");
+    }
+    char *w = NULL;
+    CHECK_STATUS(NTT_OK, ntt_wisdom_export_to_string(&w), "export");
+    CHECK(w && !strstr(w, "\nplan "), "a CUDA plan made wisdom");
+    free(w);
+    ntt_plan_destroy(e);
+    ntt_plan_destroy(m);
+}
+
 int main(void)
 {
     test_init("test_cuda");
@@ -594,6 +626,7 @@ int main(void)
     }
     if (run_u32) {
         errors();
+        planner_modes();
         pinned_products();
     }
     static const unsigned FLAGS[] = {0, NTT_FLAG_NEGACYCLIC, NTT_FLAG_NATURAL_ORDER,

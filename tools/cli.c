@@ -12,7 +12,8 @@ int cli_exit_code(ntt_status s)
     switch (s) {
     case NTT_OK: return EXIT_OK;
     case NTT_EIO: return EXIT_INPUT_IO;
-    case NTT_EFORMAT: return EXIT_FORMAT;
+    case NTT_EFORMAT:
+    case NTT_EMACHINE: return EXIT_FORMAT;
     /* The programs validate their own arguments, so an EINVAL that reaches
        here comes from the contents of an input file. */
     case NTT_EINVAL: return EXIT_FORMAT;

@@ -8,6 +8,8 @@ int cmd_cases(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+/* ntt wisdom: MEASURE plans of common sizes, their wisdom written out (cmd_wisdom.c). */
+int cmd_wisdom(int argc, char **argv);
 /* ntt bench ARGS: runs ntt-bench ARGS (cmd_bench.c). */
 int cmd_bench(int argc, char **argv);
 

@@ -18,6 +18,7 @@ static void usage(FILE *f)
           "  gen N P --seed S      write a random course input file\n"
           "  verify OUT EXPECTED   compare two coefficient lists\n"
           "  info                  library, backends and machine\n"
+          "  wisdom [-o FILE]      plan common sizes by measuring; write the wisdom\n"
           "  bench ...             run ntt-bench, the benchmarks (built where GMP is)\n"
           "  help [COMMAND]        this text, or a command's usage\n"
           "\n"
@@ -48,6 +49,7 @@ static const struct {
 } commands[] = {
     {"mul", cmd_mul},       {"cases", cmd_cases}, {"gen", cmd_gen},
     {"verify", cmd_verify}, {"info", cmd_info},   {"bench", cmd_bench},
+    {"wisdom", cmd_wisdom},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -21,6 +21,7 @@ class Status(enum.IntEnum):
     EBACKEND = 6
     EIO = 7
     EFORMAT = 8
+    EMACHINE = 9
 
 
 def status_string(status):

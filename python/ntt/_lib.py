@@ -258,8 +258,11 @@ BACKEND_COUNT = 6
 # ---- ntt_plan_options -------------------------------------------------------
 
 class PlanOptions(Structure):
-    """ntt_plan_options of include/ntt.h (libntt 0.2 and later)."""
-    _fields_ = [("modmul", c_int), ("flags", c_uint), ("threads", c_int), ("batch", c_size_t)]
+    """ntt_plan_options of include/ntt.h (libntt 0.2 and later): the
+    planner's fields (mode, time_limit, work) at the end, zero = ESTIMATE,
+    the library's fixed rules."""
+    _fields_ = [("modmul", c_int), ("flags", c_uint), ("threads", c_int), ("batch", c_size_t),
+                ("mode", c_int), ("time_limit", ctypes.c_double), ("work", c_int)]
 
 
 def _check_version():

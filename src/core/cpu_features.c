@@ -7,6 +7,7 @@
 #include <pthread.h>
 
 static ntt_cpu_features features;
+static char brand[49];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -19,9 +20,21 @@ static unsigned long long xcr0(void)
     return ((unsigned long long)hi << 32) | lo;
 }
 
+/* The model string of cpuid leaves 0x80000002..4, where the CPU has them. */
+static void read_brand(void)
+{
+    unsigned r[12];
+    if ((unsigned)__get_cpuid_max(0x80000000u, NULL) < 0x80000004u) return;
+    for (unsigned i = 0; i < 3; i++)
+        __cpuid(0x80000002u + i, r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
+    for (unsigned i = 0; i < 48; i++) brand[i] = (char)(r[i / 4] >> (8 * (i % 4)));
+    brand[48] = 0;
+}
+
 static void probe(void)
 {
     unsigned a, b, c, d, b7 = 0;
+    read_brand();
     if (!__get_cpuid(1, &a, &b, &c, &d)) return;
     const bool fma = (c >> 12) & 1, osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
     if (__get_cpuid_max(0, NULL) >= 7) {
@@ -52,4 +65,10 @@ const ntt_cpu_features *ntt_cpu_features_get(void)
 {
     (void)pthread_once(&once, probe);
     return &features;
+}
+
+const char *ntt_cpu_brand(void)
+{
+    (void)pthread_once(&once, probe);
+    return brand;
 }

@@ -19,6 +19,11 @@ typedef struct ntt_cpu_features {
    any thread, return the same object.  Never NULL. */
 const ntt_cpu_features *ntt_cpu_features_get(void);
 
+/* The CPU's model string as cpuid gives it (at most 48 bytes, as the CPU
+   pads it); "" where there is none (off x86-64).  Read with the features;
+   never NULL. */
+const char *ntt_cpu_brand(void);
+
 /* What the x86 backends' translation units are compiled for: AVX2 with
    FMA and BMI2 (avx2.c); that and AVX-512 F, VL, BW, DQ (avx512.c,
    kernels_u64_lanes.c); that and IFMA (x86/ifma.c, rns/kernels_ifma.c). */

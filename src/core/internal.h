@@ -43,6 +43,19 @@ typedef struct ntt_modulus {
 struct ntt_backend_ops;
 struct ntt_cpu_kernel_choice; /* src/cpu/cpu.h */
 
+/* The u64 kernel family a CPU plan is held to (ntt_plan.k64): the
+   backend's rule by prime size, or one family that the planner
+   (planner.c) times as a candidate; a family that does not apply to a
+   modulus gives it the scalar kernels (x86/backend.tmpl.h). */
+enum {
+    NTT_K64_RULE = 0,
+    NTT_K64_SCALAR = 1,
+    NTT_K64_FP64 = 2,
+    NTT_K64_LANES64 = 3,
+    NTT_K64_IFMA = 4,
+    NTT_K64_COUNT = 5
+};
+
 struct ntt_plan {
     size_t n;
     unsigned logn;
@@ -55,6 +68,8 @@ struct ntt_plan {
        and its thread count (ntt_backend_thread_count). */
     const struct ntt_cpu_kernel_choice *cpu_kernels;
     int run_threads;
+    unsigned k64;         /* NTT_K64_*: the u64 kernel family (the rule by default) */
+    ntt_plan_choice_info choice; /* what ntt_plan_choice returns */
     size_t batch;         /* >= 1 */
     ntt_backend backend;
     const struct ntt_backend_ops *ops;
@@ -188,6 +203,14 @@ void ntt_modulus_free(ntt_modulus *m);
 /* The root of order N (a power of two, N | p-1) that plans of the prime p
    use: z^((p-1)/N), z the smallest quadratic non-residue; 0 if none. */
 uint64_t ntt_root_of_order(uint64_t p, uint64_t N);
+
+/* io.c: writes a file as ntt_coeffs_write does (under a temporary name
+   beside it, renamed over path when complete; devices and FIFOs in place;
+   links followed), its contents from emit (NTT_OK, or NTT_EIO with errno
+   set).  err may be NULL.  Errors: NTT_EIO, NTT_ENOMEM. */
+typedef ntt_status (*ntt_emit_fn)(FILE *f, const void *arg);
+ntt_status ntt_write_atomic(const char *path, ntt_emit_fn emit, const void *arg,
+                            ntt_io_error *err);
 
 /* prime.c */
 bool ntt_prime_u64(uint64_t n);

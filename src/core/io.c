@@ -329,7 +329,18 @@ ntt_status ntt_coeffs_fwrite(FILE *f, const uint64_t *c, size_t len)
     return NTT_OK;
 }
 
-static ntt_status write_in_place(const char *path, const uint64_t *c, size_t len,
+typedef struct {
+    const uint64_t *c;
+    size_t len;
+} coeffs_arg;
+
+static ntt_status coeffs_emit(FILE *f, const void *arg)
+{
+    const coeffs_arg *x = arg;
+    return ntt_coeffs_fwrite(f, x->c, x->len);
+}
+
+static ntt_status write_in_place(const char *path, ntt_emit_fn emit, const void *arg,
                                  ntt_io_error *err)
 {
     FILE *f = fopen(path, "wb");
@@ -337,7 +348,7 @@ static ntt_status write_in_place(const char *path, const uint64_t *c, size_t len
         set_err(err, 0, 0, "cannot open: %s", strerror(errno));
         return NTT_EIO;
     }
-    ntt_status st = ntt_coeffs_fwrite(f, c, len);
+    ntt_status st = emit(f, arg);
     int saved = st != NTT_OK ? errno : 0;
     if (fclose(f) != 0 && st == NTT_OK) {
         saved = errno;
@@ -351,6 +362,13 @@ ntt_status ntt_coeffs_write(const char *path, const uint64_t *c, size_t len, ntt
 {
     if (err) memset(err, 0, sizeof *err);
     if (!path || !*path || (!c && len)) return NTT_EINVAL;
+    const coeffs_arg arg = {c, len};
+    return ntt_write_atomic(path, coeffs_emit, &arg, err);
+}
+
+ntt_status ntt_write_atomic(const char *path, ntt_emit_fn emit, const void *arg,
+                            ntt_io_error *err)
+{
     /* Something other than a regular file or a directory (a device such as
        /dev/stdout or /dev/full, a FIFO) cannot be replaced atomically, and
        renaming over it would destroy it (a device node, for root): it is
@@ -358,14 +376,14 @@ ntt_status ntt_coeffs_write(const char *path, const uint64_t *c, size_t len, ntt
     struct stat sb;
     const bool exists = stat(path, &sb) == 0;
     if (exists && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
-        return write_in_place(path, c, len, err);
+        return write_in_place(path, emit, arg, err);
     /* A symbolic link stays one: the file it names is replaced (beside
        that file, so the rename stays atomic); a dangling link is written
        through, which creates the file it names. */
     struct stat lsb;
     char *target = NULL;
     if (lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode)) {
-        if (!exists) return write_in_place(path, c, len, err);
+        if (!exists) return write_in_place(path, emit, arg, err);
         target = realpath(path, NULL);
         if (!target) {
             set_err(err, 0, 0, "cannot resolve the link: %s", strerror(errno));
@@ -411,7 +429,7 @@ ntt_status ntt_coeffs_write(const char *path, const uint64_t *c, size_t len, ntt
         close(fd);
         st = NTT_EIO;
     } else {
-        st = ntt_coeffs_fwrite(f, c, len);
+        st = emit(f, arg);
         if (st != NTT_OK) saved = errno;
         /* fsync: after a crash the renamed file holds the data, not nothing. */
         if (st == NTT_OK && fsync(fileno(f)) != 0) {

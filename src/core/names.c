@@ -17,6 +17,7 @@ const char *ntt_status_string(ntt_status s)
     case NTT_EBACKEND: return "backend run-time failure";
     case NTT_EIO: return "input/output error";
     case NTT_EFORMAT: return "malformed input";
+    case NTT_EMACHINE: return "wisdom made on another machine or library version";
     }
     return "unknown status";
 }

@@ -2,8 +2,10 @@
 #include "addon_plan.h"
 #include "detail.h"
 #include "internal.h"
+#include "planner.h"
 #include "registry.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,8 +24,75 @@ void ntt_plan_destroy(ntt_plan *plan)
     free(plan);
 }
 
+/* Builds the plan of rq with cfg; addon: an add-on's plan (addon.h), which
+   runs through the adapter ops.  The choice is recorded as the rule's. */
+static ntt_status plan_build(ntt_plan **out, const ntt_plan_request *rq,
+                             const ntt_plan_config *cfg, const ntt_addon_init *addon)
+{
+    *out = NULL;
+    /* The backend's table, or the threaded driver over its kernels. */
+    const ntt_backend_ops *ops =
+        addon ? &ntt_addon_backend_ops : ntt_backend_exec_ops(cfg->backend, cfg->threads);
+    ntt_plan *plan = calloc(1, sizeof *plan);
+    if (!plan) return NTT_ENOMEM;
+    const size_t n = rq->n, count = rq->count;
+    plan->n = n;
+    plan->logn = ntt_log2(n);
+    plan->width = rq->width;
+    plan->flags = rq->o.flags;
+    plan->modmul = cfg->modmul;
+    plan->threads = cfg->threads;
+    plan->cpu_kernels = ntt_backend_kernels(cfg->backend);
+    plan->run_threads = ntt_backend_thread_count(cfg->backend, cfg->threads);
+    plan->k64 = cfg->k64;
+    plan->batch = rq->o.batch;
+    plan->backend = cfg->backend;
+    plan->mod = calloc(count, sizeof *plan->mod);
+    plan->moduli = malloc(count * sizeof *plan->moduli);
+    if (!plan->mod || !plan->moduli) {
+        ntt_plan_destroy(plan);
+        return NTT_ENOMEM;
+    }
+    memcpy(plan->moduli, rq->moduli, count * sizeof *rq->moduli);
+    plan->nmod = count;
+    for (size_t i = 0; i < count; i++) {
+        ntt_status s = ntt_modulus_init(&plan->mod[i], rq->moduli[i], n, rq->width, rq->o.flags);
+        if (s != NTT_OK) {
+            ntt_plan_destroy(plan);
+            return s;
+        }
+    }
+    plan->backend_data = (void *)addon; /* what the adapter's plan_init reads */
+    ntt_status s = ops->plan_init(plan);
+    plan->ops = ops; /* after init: plan_free runs only on an initialised plan */
+    if (s != NTT_OK) {
+        /* plan_init cleans up after itself on failure. */
+        plan->ops = NULL;
+        ntt_plan_destroy(plan);
+        return s;
+    }
+    for (size_t i = 0; i < count; i++) ntt_modulus_free(&plan->mod[i]);
+    ntt_plan_choice_info *c = &plan->choice;
+    c->mode = rq->o.mode;
+    c->source = NTT_CHOSEN_BY_RULE;
+    c->backend = plan->backend;
+    c->modmul = plan->modmul;
+    c->threads = plan->run_threads;
+    const char *name = "addon";
+    if (!addon) (void)ntt_backend_kernels_for(plan->backend, plan, &plan->mod[0], &name);
+    snprintf(c->kernels, sizeof c->kernels, "%s", name);
+    *out = plan;
+    return NTT_OK;
+}
+
+ntt_status ntt_plan_build(ntt_plan **out, const ntt_plan_request *rq, const ntt_plan_config *cfg)
+{
+    return plan_build(out, rq, cfg, NULL);
+}
+
 /* Every plan is made here: a library backend's (addon NULL) or an add-on's
-   (addon.h), which runs through the adapter ops. */
+   (addon.h).  Checks everything, then builds by the rules (ESTIMATE, an
+   add-on) or through the planner. */
 static ntt_status plan_create(ntt_plan **out, size_t n, const uint64_t *moduli, size_t count,
                               ntt_width width, ntt_backend backend, const ntt_plan_options *opts,
                               const ntt_addon_init *addon)
@@ -44,63 +113,28 @@ static ntt_status plan_create(ntt_plan **out, size_t n, const uint64_t *moduli, 
         return ntt_fail(NTT_EINVAL, "an option out of range: modmul %d, flags 0x%x, threads %d "
                         "(modmul 0..NTT_MODMUL_SHOUP, flags NEGACYCLIC and NATURAL_ORDER only, "
                         "threads >= 0)", (int)o.modmul, o.flags, o.threads);
+    if ((unsigned)o.mode > NTT_PLAN_WISDOM_ONLY || (unsigned)o.work > NTT_WORK_POLYMUL ||
+        !(o.time_limit >= 0))
+        return ntt_fail(NTT_EINVAL, "a planner option out of range: mode %d, work %d, time_limit "
+                        "%g (mode 0..NTT_PLAN_WISDOM_ONLY, work 0..NTT_WORK_POLYMUL, time_limit "
+                        ">= 0)", (int)o.mode, (int)o.work, o.time_limit);
     if (o.batch == 0) o.batch = 1;
     if (o.batch > ((size_t)1 << 40) / n)
         return ntt_fail(NTT_EINVAL, "batch %zu (at most 2^40 / n = %zu) out of range", o.batch,
                         ((size_t)1 << 40) / n);
     if ((unsigned)backend >= NTT_BACKEND_COUNT)
         return ntt_fail(NTT_EINVAL, "backend %d is not an ntt_backend", (int)backend);
+    const bool auto_free = backend == NTT_BACKEND_AUTO && ntt_backend_auto_free();
     ntt_status rs = ntt_backend_resolve(&backend);
     if (rs != NTT_OK) return rs;
     if (!ntt_backend_available(backend)) return ntt_fail_backend(backend);
-    /* The backend's table, or the threaded driver over its kernels. */
-    const ntt_backend_ops *ops = ntt_backend_exec_ops(backend, o.threads);
-    if (addon) {
-        if (!addon->ops->supports(backend, o.modmul, addon->arg))
-            return ntt_fail(NTT_EUNSUPPORTED, "the add-on does not offer this backend with "
-                                              "this modular multiplication");
-        ops = &ntt_addon_backend_ops;
-    }
-
-    ntt_plan *plan = calloc(1, sizeof *plan);
-    if (!plan) return NTT_ENOMEM;
-    plan->n = n;
-    plan->logn = ntt_log2(n);
-    plan->width = width;
-    plan->flags = o.flags;
-    plan->modmul = o.modmul;
-    plan->threads = o.threads;
-    plan->cpu_kernels = ntt_backend_kernels(backend);
-    plan->run_threads = ntt_backend_thread_count(backend, o.threads);
-    plan->batch = o.batch;
-    plan->backend = backend;
-    plan->mod = calloc(count, sizeof *plan->mod);
-    plan->moduli = malloc(count * sizeof *plan->moduli);
-    if (!plan->mod || !plan->moduli) {
-        ntt_plan_destroy(plan);
-        return NTT_ENOMEM;
-    }
-    memcpy(plan->moduli, moduli, count * sizeof *moduli);
-    plan->nmod = count;
-    for (size_t i = 0; i < count; i++) {
-        ntt_status s = ntt_modulus_init(&plan->mod[i], moduli[i], n, width, o.flags);
-        if (s != NTT_OK) {
-            ntt_plan_destroy(plan);
-            return s;
-        }
-    }
-    plan->backend_data = (void *)addon; /* what the adapter's plan_init reads */
-    ntt_status s = ops->plan_init(plan);
-    plan->ops = ops; /* after init: plan_free runs only on an initialised plan */
-    if (s != NTT_OK) {
-        /* plan_init cleans up after itself on failure. */
-        plan->ops = NULL;
-        ntt_plan_destroy(plan);
-        return s;
-    }
-    for (size_t i = 0; i < count; i++) ntt_modulus_free(&plan->mod[i]);
-    *out = plan;
-    return NTT_OK;
+    if (addon && !addon->ops->supports(backend, o.modmul, addon->arg))
+        return ntt_fail(NTT_EUNSUPPORTED, "the add-on does not offer this backend with "
+                                          "this modular multiplication");
+    const ntt_plan_request rq = {n, moduli, count, width, backend, auto_free, o};
+    if (!addon && o.mode != NTT_PLAN_ESTIMATE) return ntt_planner_create(out, &rq);
+    const ntt_plan_config cfg = {backend, o.modmul, o.threads, NTT_K64_RULE};
+    return plan_build(out, &rq, &cfg, addon);
 }
 
 ntt_status ntt_plan_create_addon(ntt_plan **plan, size_t n, const uint64_t *moduli, size_t count,
@@ -133,6 +167,13 @@ size_t ntt_plan_size(const ntt_plan *plan) { return plan ? plan->n : 0; }
 ntt_width ntt_plan_width(const ntt_plan *plan) { return plan ? plan->width : NTT_U32; }
 ntt_backend ntt_plan_backend(const ntt_plan *plan) { return plan ? plan->backend : NTT_BACKEND_AUTO; }
 ntt_modmul ntt_plan_modmul(const ntt_plan *plan) { return plan ? plan->modmul : NTT_MODMUL_DEFAULT; }
+
+ntt_status ntt_plan_choice(const ntt_plan *plan, ntt_plan_choice_info *info)
+{
+    if (!plan || !info) return NTT_EINVAL;
+    *info = plan->choice;
+    return NTT_OK;
+}
 
 size_t ntt_plan_moduli(const ntt_plan *plan, const uint64_t **moduli)
 {

@@ -6,6 +6,7 @@
 #include "crt.h"
 #include "detail.h"
 #include "internal.h"
+#include "planner.h"
 #include "registry.h"
 
 #include <pthread.h>
@@ -17,6 +18,10 @@
 typedef struct {
     ntt_plan_options o;
     const ntt_addon_init *addon; /* NULL: the library's plans (cached) */
+    /* The backend as the caller gave it: a planned mode (o.mode not
+       ESTIMATE) creates its plans with AUTO unresolved, so that the
+       planner may choose the CPU row. */
+    ntt_backend asked;
 } mul_opts;
 
 /* ---- plan cache ----------------------------------------------------------- */
@@ -29,6 +34,7 @@ typedef struct {
     ntt_backend backend;
     ntt_modmul modmul;
     int threads;
+    ntt_plan_mode mode;
     bool in_use;
     uint64_t last_use;
 } cache_entry;
@@ -42,7 +48,7 @@ static bool entry_matches(const cache_entry *e, uint64_t p, size_t n, ntt_width 
                           const mul_opts *m)
 {
     return e->plan && e->p == p && e->n == n && e->width == w && e->backend == b &&
-           e->modmul == m->o.modmul && e->threads == m->o.threads;
+           e->modmul == m->o.modmul && e->threads == m->o.threads && e->mode == m->o.mode;
 }
 
 /* A cyclic plan for (n, p) that the caller has to itself until plan_release. */
@@ -51,6 +57,7 @@ static ntt_status plan_acquire(ntt_plan **out, size_t n, uint64_t p, ntt_width w
 {
     ntt_plan_options po = m->o;
     po.flags = 0;
+    po.work = NTT_WORK_POLYMUL;
     if (m->addon) return ntt_plan_create_addon(out, n, &p, 1, w, b, &po, m->addon->ops, m->addon->arg);
     pthread_mutex_lock(&cache_lock);
     for (int i = 0; i < CACHE_SLOTS; i++) {
@@ -64,10 +71,13 @@ static ntt_status plan_acquire(ntt_plan **out, size_t n, uint64_t p, ntt_width w
         }
     }
     pthread_mutex_unlock(&cache_lock);
-    return ntt_plan_create_rns(out, n, &p, 1, w, b, &po);
+    const bool planned_auto = m->o.mode != NTT_PLAN_ESTIMATE && m->asked == NTT_BACKEND_AUTO;
+    return ntt_plan_create_rns(out, n, &p, 1, w, planned_auto ? NTT_BACKEND_AUTO : b, &po);
 }
 
-static void plan_release(ntt_plan *plan, const mul_opts *m)
+/* Back to the cache under the key it was asked by (b: the resolved
+   backend asked for, which a planned plan may not run). */
+static void plan_release(ntt_plan *plan, ntt_backend b, const mul_opts *m)
 {
     if (m->addon) {
         ntt_plan_destroy(plan);
@@ -97,9 +107,10 @@ static void plan_release(ntt_plan *plan, const mul_opts *m)
         e->p = plan->mod[0].p;
         e->n = plan->n;
         e->width = plan->width;
-        e->backend = plan->backend;
+        e->backend = b;
         e->modmul = m->o.modmul;
         e->threads = m->o.threads;
+        e->mode = m->o.mode;
         e->in_use = false;
         e->last_use = ++cache_clock;
     }
@@ -270,7 +281,7 @@ static ntt_status direct(uint64_t *c, const uint64_t *a, size_t la, const uint64
     ntt_status s = plan_acquire(&plan, n, p, w, be, m);
     if (s != NTT_OK) return s;
     s = polymul_on_plan(plan, c, lc, a, la, b, lb);
-    plan_release(plan, m);
+    plan_release(plan, be, m);
     return s;
 }
 
@@ -327,11 +338,49 @@ static size_t crt_pick(ntt_backend be, size_t la, size_t lb, uint64_t p, const u
    MiB per prime, where a job's hand-off costs a few percent). */
 #define GARNER_THREADS_FROM ((size_t)1 << 15)
 
+/* A planned mode's set: every set the registry knows (ntt_crt_sets_all),
+   each costed by the planned product time of its first prime (the
+   planner's, or the wisdom's, measure) times the primes it needs; the
+   rule's set unless another costs NTT_PLANNER_MARGIN of it or less; the
+   rule's pick where a plan reports no time (CUDA, an add-on). */
+static ntt_status crt_pick_measured(ntt_backend be, size_t la, size_t lb, uint64_t p, size_t n,
+                                    const mul_opts *m, const uint64_t **q, size_t *t)
+{
+    const ntt_crt_set *sets[8];
+    const size_t ns = ntt_crt_sets_all(sets, 8);
+    double best = 0, rule_cost = 0;
+    *t = crt_pick(be, la, lb, p, q);
+    const uint64_t *rule_q = *q;
+    const size_t rule_t = *t;
+    for (size_t k = 0; k < ns; k++) {
+        ntt_plan *plan;
+        const ntt_status s = plan_acquire(&plan, n, sets[k]->q[0], NTT_U64, be, m);
+        if (s != NTT_OK) return s;
+        const double cost = plan->choice.time_ns;
+        plan_release(plan, be, m);
+        if (cost <= 0) {
+            *t = crt_pick(be, la, lb, p, q);
+            return NTT_OK;
+        }
+        const size_t tk = crt_count(la, lb, p, sets[k]->q, sets[k]->count);
+        if (sets[k]->q == rule_q) rule_cost = (double)tk * cost;
+        if (k == 0 || (double)tk * cost < best) best = (double)tk * cost, *q = sets[k]->q, *t = tk;
+    }
+    if (rule_cost > 0 && best > NTT_PLANNER_MARGIN * rule_cost) *q = rule_q, *t = rule_t;
+    return NTT_OK;
+}
+
 static ntt_status via_crt(uint64_t *c, const uint64_t *a, size_t la, const uint64_t *b, size_t lb,
                           uint64_t p, size_t n, ntt_backend be, const mul_opts *m)
 {
-    const uint64_t *q;
-    const size_t t = crt_pick(be, la, lb, p, &q);
+    const uint64_t *q = NULL;
+    size_t t = 0;
+    if (m->o.mode == NTT_PLAN_ESTIMATE || m->addon) {
+        t = crt_pick(be, la, lb, p, &q);
+    } else {
+        const ntt_status s = crt_pick_measured(be, la, lb, p, n, m, &q, &t);
+        if (s != NTT_OK) return s;
+    }
     const size_t lc = la + lb - 1;
     const int threads = lc >= GARNER_THREADS_FROM ? ntt_backend_thread_count(be, m->o.threads) : 1;
     work_entry w;
@@ -367,12 +416,25 @@ static ntt_status via_crt(uint64_t *c, const uint64_t *a, size_t la, const uint6
         }
         s = polymul_on_plan(plan[k], r[k], lc, ak, la, bk, lb);
     }
-    for (size_t k = 0; k < got; k++) plan_release(plan[k], m);
+    for (size_t k = 0; k < got; k++) plan_release(plan[k], be, m);
     if (s == NTT_OK)
         ntt_garner_run(threads > 1 ? w.pool : NULL, K.garner, c, (const uint64_t *const *)r, lc,
                        &g);
     work_release(&w, slot);
     return s;
+}
+
+size_t ntt_polymul_mod_crt_pick(size_t la, size_t lb, uint64_t p, ntt_backend backend,
+                                const ntt_plan_options *opts, const uint64_t **q)
+{
+    mul_opts m = {.asked = backend};
+    if (opts) m.o = *opts;
+    m.o.flags = 0;
+    if (ntt_backend_resolve(&backend) != NTT_OK) return 0;
+    size_t n = 2, t = 0;
+    while (n < la + lb - 1) n <<= 1;
+    if (m.o.mode == NTT_PLAN_ESTIMATE) return crt_pick(backend, la, lb, p, q);
+    return crt_pick_measured(backend, la, lb, p, n, &m, q, &t) == NTT_OK ? t : 0;
 }
 
 /* 1 if an input is >= p.  Every input is read before anything is written;
@@ -404,12 +466,14 @@ static ntt_status polymul_mod(uint64_t *c, const uint64_t *a, size_t la, const u
         return ntt_fail(NTT_EINVAL, "c overlaps a or b");
     if ((unsigned)backend >= NTT_BACKEND_COUNT)
         return ntt_fail(NTT_EINVAL, "backend %d is not an ntt_backend", (int)backend);
-    mul_opts m = {.addon = addon};
+    mul_opts m = {.addon = addon, .asked = backend};
     if (opts) m.o = *opts;
     m.o.flags = 0;
-    if ((unsigned)m.o.modmul > NTT_MODMUL_SHOUP || m.o.threads < 0)
-        return ntt_fail(NTT_EINVAL, "an option out of range: modmul %d, threads %d",
-                        (int)m.o.modmul, m.o.threads);
+    if ((unsigned)m.o.modmul > NTT_MODMUL_SHOUP || m.o.threads < 0 ||
+        (unsigned)m.o.mode > NTT_PLAN_WISDOM_ONLY || !(m.o.time_limit >= 0))
+        return ntt_fail(NTT_EINVAL, "an option out of range: modmul %d, threads %d, mode %d, "
+                        "time_limit %g", (int)m.o.modmul, m.o.threads, (int)m.o.mode,
+                        m.o.time_limit);
     const ntt_status rs = ntt_backend_resolve(&backend);
     if (rs != NTT_OK) return rs;
     /* The table the plans will run (the threaded driver where threads ask

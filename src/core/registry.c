@@ -154,6 +154,72 @@ ntt_crt_kernels ntt_backend_crt_kernels(ntt_backend b, const ntt_garner *g)
     return (ntt_crt_kernels){ntt_garner_scalar, ntt_reduce_scalar};
 }
 
+/* ---- the planner's candidates --------------------------------------------- */
+
+bool ntt_backend_auto_free(void)
+{
+    const char *env = getenv("NTT_BACKEND");
+    ntt_backend e = NTT_BACKEND_AUTO;
+    return !env || !*env || (ntt_backend_from_name(env, &e) == NTT_OK && e == NTT_BACKEND_AUTO);
+}
+
+size_t ntt_backend_plan_rows(ntt_backend asked, bool auto_free, ntt_backend *out)
+{
+    size_t k = 0;
+    out[k++] = asked;
+    if (!auto_free) return k;
+    for (size_t i = 0; i < ROWS; i++)
+        if (table[i].kernels && table[i].id != asked && table[i].ops->available())
+            out[k++] = table[i].id;
+    return k;
+}
+
+bool ntt_backend_is_cpu(ntt_backend b)
+{
+    const ntt_backend_entry *e = ntt_backend_entry_of(b);
+    return e && (e->kernels || e->threads_best_cpu);
+}
+
+const void *ntt_backend_kernels_for(ntt_backend b, const ntt_plan *plan, const ntt_modulus *m,
+                                    const char **name)
+{
+    const ntt_cpu_kernel_choice *kc = ntt_backend_kernels(b);
+    *name = b == NTT_BACKEND_CUDA ? "cuda" : "";
+    if (!kc) return NULL;
+    ntt_plan p = *plan;
+    p.modmul = ntt_cpu_resolve_modmul(plan->modmul);
+    if (p.width == NTT_U32) {
+        const kern_u32 *K = ntt_cpu_pick_u32(&p, kc, m);
+        *name = K->name;
+        return K;
+    }
+    const kern_u64 *K = ntt_cpu_pick_u64(&p, kc, m);
+    *name = K->name;
+    return K;
+}
+
+size_t ntt_crt_sets_all(const ntt_crt_set **sets, size_t cap)
+{
+    size_t k = 0;
+    const ntt_crt_set *s;
+    for (size_t i = 0; i <= ROWS; i++) {
+        /* The rows' sets, then the default set (i == ROWS). */
+        size_t ns;
+        if (i < ROWS) {
+            if (!table[i].crt_sets || !table[i].ops->available()) continue;
+            ns = table[i].crt_sets(&s);
+        } else {
+            ns = ntt_crt_sets_default(&s);
+        }
+        for (size_t j = 0; j < ns; j++) {
+            bool seen = false;
+            for (size_t t = 0; t < k; t++) seen = seen || sets[t]->q == s[j].q;
+            if (!seen && k < cap) sets[k++] = &s[j];
+        }
+    }
+    return k;
+}
+
 /* Why a backend cannot be used, as only the table knows it. */
 ntt_status ntt_fail_backend(ntt_backend b)
 {

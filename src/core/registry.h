@@ -87,6 +87,36 @@ size_t ntt_backend_crt_sets(ntt_backend b, const ntt_crt_set **sets);
    ones. */
 ntt_crt_kernels ntt_backend_crt_kernels(ntt_backend b, const ntt_garner *g);
 
+/* ---- for the planner (planner.c) ---------------------------------------- */
+
+/* Whether a plan asked for AUTO leaves the choice of CPU backend to the
+   planner: NTT_BACKEND unset, empty or "auto" (a backend it names is kept
+   as if asked for by name). */
+bool ntt_backend_auto_free(void);
+
+/* The backends the planner may run a plan asked for `asked` (resolved,
+   never AUTO) on, `asked` first: with auto_free every available serial
+   CPU row, in the table's order; else `asked` alone.  Returns how many
+   (at most NTT_BACKEND_COUNT). */
+size_t ntt_backend_plan_rows(ntt_backend asked, bool auto_free, ntt_backend *out);
+
+/* Whether plans of b have CPU kernels whose family and thread count the
+   planner may vary (the serial CPU rows and OPENMP). */
+bool ntt_backend_is_cpu(ntt_backend b);
+
+/* The kernel table modulus m of a plan of b would run (plan: n, width,
+   modmul as the plan would resolve it, k64; m: p), without building one,
+   and its family's name in *name ("scalar", "u32x8", "ifma", ...); NULL
+   (and *name "cuda" or "") where b has no CPU kernels.  Two candidates
+   whose moduli get the same tables, kind and thread count are the same
+   work. */
+const void *ntt_backend_kernels_for(ntt_backend b, const ntt_plan *plan, const ntt_modulus *m,
+                                    const char **name);
+
+/* Every CRT set of every row, the default set too (the planner times
+   each), at most cap of them; returns how many. */
+size_t ntt_crt_sets_all(const ntt_crt_set **sets, size_t cap);
+
 /* crt_sets.c: the sets of the rows.  The x86 ones: the FP64 kernels'
    (AVX2, and AVX-512 without IFMA), and the AVX-512 row's, which are the
    IFMA kernels' where those run (ntt_cpu_ifma_enabled and the CPU). */

@@ -40,7 +40,7 @@ void ntt_cpu_plan_free(ntt_plan *plan)
 ntt_status ntt_cpu_plan_init(ntt_plan *plan, const ntt_cpu_kernel_choice *kc, size_t nws)
 {
     if (!ntt_scalar_ops.supports(plan->modmul)) return NTT_EUNSUPPORTED;
-    if (plan->modmul == NTT_MODMUL_DEFAULT) plan->modmul = NTT_MODMUL_SHOUP;
+    plan->modmul = ntt_cpu_resolve_modmul(plan->modmul);
     ntt_cpu_data *d = calloc(1, sizeof *d);
     if (!d) return NTT_ENOMEM;
     plan->backend_data = d;
@@ -62,14 +62,12 @@ ntt_status ntt_cpu_plan_init(ntt_plan *plan, const ntt_cpu_kernel_choice *kc, si
         if (plan->width == NTT_U32) {
             mod_u32 *M = &d->m32[i];
             s = ntt_cpu_mod_init_u32(M, cm, plan->n, plan->modmul);
-            M->K = kc->k32(plan, cm);
-            if (M->K->min_n > plan->n) M->K = ntt_scalar_kernels_u32(plan->modmul);
+            M->K = ntt_cpu_pick_u32(plan, kc, cm);
             if (s == NTT_OK && M->K->arrange) M->K->arrange(M, plan->n);
         } else {
             mod_u64 *M = &d->m64[i];
             s = ntt_cpu_mod_init_u64(M, cm, plan->n, plan->modmul);
-            M->K = kc->k64(plan, cm);
-            if (M->K->min_n > plan->n) M->K = ntt_scalar_kernels_u64(plan->modmul);
+            M->K = ntt_cpu_pick_u64(plan, kc, cm);
             if (s == NTT_OK && M->K->arrange) M->K->arrange(M, plan->n);
         }
         if (s != NTT_OK) {

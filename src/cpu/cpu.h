@@ -48,6 +48,32 @@ typedef struct ntt_cpu_kernel_choice {
     const kern_u64 *(*k64)(const ntt_plan *plan, const ntt_modulus *m);
 } ntt_cpu_kernel_choice;
 
+/* The kind DEFAULT stands for on every CPU backend. */
+static inline ntt_modmul ntt_cpu_resolve_modmul(ntt_modmul m)
+{
+    return m == NTT_MODMUL_DEFAULT ? NTT_MODMUL_SHOUP : m;
+}
+
+/* The kernels modulus m of the plan runs under the choice kc: kc's, or
+   the scalar ones of the plan's kind where kc's need a larger plan.  The
+   plan's init builds with them, and the registry names them for the
+   planner without building a plan (ntt_backend_kernels_for), so both see
+   the same kernels.  plan->modmul must be resolved (not DEFAULT). */
+static inline const kern_u32 *ntt_cpu_pick_u32(const ntt_plan *plan,
+                                               const ntt_cpu_kernel_choice *kc,
+                                               const ntt_modulus *m)
+{
+    const kern_u32 *K = kc->k32(plan, m);
+    return K->min_n > plan->n ? ntt_scalar_kernels_u32(plan->modmul) : K;
+}
+static inline const kern_u64 *ntt_cpu_pick_u64(const ntt_plan *plan,
+                                               const ntt_cpu_kernel_choice *kc,
+                                               const ntt_modulus *m)
+{
+    const kern_u64 *K = kc->k64(plan, m);
+    return K->min_n > plan->n ? ntt_scalar_kernels_u64(plan->modmul) : K;
+}
+
 /* Each serial backend's, which the registry lists (registry.c includes
    this header; this one includes no registry). */
 extern const ntt_cpu_kernel_choice ntt_scalar_kernel_choice;

@@ -118,6 +118,9 @@ typedef struct SFX(kern) {
     /* Smallest plan size these kernels take; smaller plans run the scalar
        kernels of the same kind. */
     size_t min_n;
+    /* The kernel family, as ntt_plan_choice reports it ("scalar", "u32x8",
+       "fp64x4", "ifma", ...). */
+    const char *name;
 } SFX(kern);
 
 /* ---- scalar.c: the portable kernels ---- */

@@ -435,7 +435,8 @@ static void SFX(reduce)(T *a, size_t n, const SFX(mod) *M)
         .pointwise = SFX(pointwise_##NAME),                                             \
         .pointwise_full = SFX(pointwise_full_##NAME),                                   \
         .reduce = SFX(reduce),                                                          \
-        .min_n = 2};
+        .min_n = 2,                                                                     \
+        .name = "scalar"};
 
 SFX_INSTANCE(NTT_MODMUL_NAIVE, naive)
 SFX_INSTANCE(NTT_MODMUL_BARRETT, barrett)

@@ -56,6 +56,15 @@ NTT_API ntt_status ntt_fail_backend(ntt_backend b);
    largest primes q < 2^62 with 2^32 | q - 1, largest first. */
 extern const uint64_t ntt_crt_primes[3];
 
+/* The CRT primes ntt_polymul_mod_ex(.., la, .., lb, p, backend, opts)
+   multiplies over when p goes through CRT: *q the set's primes, returns
+   how many it takes (0 where it cannot tell: a backend NTT_BACKEND
+   refuses, a plan it could not make).  Planned modes make (or take from
+   wisdom and the plan cache) the plans that the choice times.  For
+   ntt-bench's planner rows. */
+size_t ntt_polymul_mod_crt_pick(size_t la, size_t lb, uint64_t p, ntt_backend backend,
+                                const ntt_plan_options *opts, const uint64_t **q);
+
 /* Whether byte ranges [x, x+xbytes) and [y, y+ybytes) share a byte. */
 static inline bool ntt_overlaps(const void *x, size_t xbytes, const void *y, size_t ybytes)
 {

@@ -46,7 +46,10 @@ ntt_status ntt_rns_cuda_init(ntt_rns *c)
     d->fuse = RNS_FUSE_ALL;
     d->shape = static_cast<nttr::ConvTab *>(calloc(c->nq, sizeof *d->shape));
     if (!d->shape) return NTT_ENOMEM;
-    const ntt_plan_options po = {NTT_MODMUL_DEFAULT, NTT_FLAG_NEGACYCLIC, 1, 1};
+    ntt_plan_options po{};
+    po.flags = NTT_FLAG_NEGACYCLIC;
+    po.threads = 1;
+    po.batch = 1;
     ntt_status s = ntt_plan_create_rns(&d->plan, c->n, c->primes, c->nlimb, NTT_U64,
                                        NTT_BACKEND_CUDA, &po);
     if (s == NTT_OK && c->np)

@@ -1,5 +1,6 @@
 /* Allocation-failure injection over the public API (issue 51): plan
-   creation, every transform, ntt_polymul_mod and its plan cache, the
+   creation (MEASURE plans and the wisdom store too, issue 63), every
+   transform, ntt_polymul_mod and its plan cache, the
    readers and the writer, the RNS context and its operations.  For every
    allocation point a call reaches (alloc_fault.h), that point fails in
    one run: the call must return NTT_ENOMEM (NTT_EIO where the failing
@@ -229,6 +230,170 @@ static void polymul_mod(void)
                     fault_trial t = {name, &pm, pm_reset, pm_call, pm_intact, pm_release};
                     sweep(&t);
                 }
+}
+
+/* ---- the planner and the wisdom store (issue 63) --------------------------- */
+
+/* Planning is all or nothing: a MEASURE plan that fails leaves no plan
+   and no answer in the store; a failed import leaves the store as it was. */
+typedef struct plan_measure_case {
+    ntt_plan *plan;
+    uint64_t p;
+    ntt_width width;
+    bool from_wisdom; /* the store answers the call (reset plans it first) */
+    char *text;       /* wisdom text for the import trials */
+    char path[96];
+    pm_case *pm;
+} plan_measure_case;
+
+static plan_measure_case pmc;
+
+/* How many answers the store holds (unarmed). */
+static int store_answers(void)
+{
+    char *t = NULL;
+    if (ntt_wisdom_export_to_string(&t) != NTT_OK) return -1;
+    int k = 0;
+    for (const char *s = t; (s = strstr(s, "\nplan ")) != NULL; s++) k++;
+    free(t);
+    return k;
+}
+
+static ntt_status measure_create(plan_measure_case *x)
+{
+    ntt_plan_options o = {.mode = NTT_PLAN_MEASURE, .work = NTT_WORK_POLYMUL};
+    return ntt_plan_create(&x->plan, 256, x->p, x->width, NTT_BACKEND_AUTO, &o);
+}
+static void measure_reset(void *arg)
+{
+    plan_measure_case *x = arg;
+    if (!x->from_wisdom) return;
+    CHECK_STATUS(NTT_OK, measure_create(x), "MEASURE plan, unarmed");
+    ntt_plan_destroy(x->plan);
+    x->plan = NULL;
+}
+static ntt_status measure_call(void *arg) { return measure_create(arg); }
+static bool measure_intact(void *arg)
+{
+    plan_measure_case *x = arg;
+    return x->plan == NULL && store_answers() == (x->from_wisdom ? 1 : 0);
+}
+static void measure_release(void *arg)
+{
+    plan_measure_case *x = arg;
+    ntt_plan_destroy(x->plan);
+    x->plan = NULL;
+    ntt_wisdom_forget();
+}
+
+static ntt_status import_call(void *arg)
+{
+    return ntt_wisdom_import_from_string(((plan_measure_case *)arg)->text);
+}
+static ntt_status import_file_call(void *arg)
+{
+    return ntt_wisdom_import_from_file(((plan_measure_case *)arg)->path);
+}
+static bool store_empty(void *arg)
+{
+    (void)arg;
+    return store_answers() == 0;
+}
+static void export_reset(void *arg)
+{
+    plan_measure_case *x = arg;
+    CHECK_STATUS(NTT_OK, ntt_wisdom_import_from_string(x->text), "import, unarmed");
+}
+static ntt_status export_call(void *arg)
+{
+    char *t = (char *)arg; /* not NULL: export must set it NULL on failure */
+    ntt_status s = ntt_wisdom_export_to_string(&t);
+    if (s != NTT_OK && t != NULL) return NTT_EBACKEND;
+    free(t);
+    return s;
+}
+static ntt_status export_file_call(void *arg)
+{
+    return ntt_wisdom_export_to_file(((plan_measure_case *)arg)->path);
+}
+static void forget_release(void *arg)
+{
+    (void)arg;
+    ntt_wisdom_forget();
+}
+
+static ntt_status pm_measure_call(void *arg)
+{
+    pm_case *x = arg;
+    ntt_plan_options o = {.mode = NTT_PLAN_MEASURE};
+    return ntt_polymul_mod_ex(x->c, x->a, x->la, x->b, x->lb, x->p, NTT_BACKEND_AUTO, &o);
+}
+static void pm_measure_release(void *arg)
+{
+    pm_release(arg);
+    ntt_wisdom_forget();
+}
+
+static void planner(void)
+{
+    char name[160];
+    uint64_t p50 = 0, p62 = 0;
+    CHECK_STATUS(NTT_OK, ntt_find_prime(50, 10, 0, &p50), "find_prime");
+    CHECK_STATUS(NTT_OK, ntt_find_prime(62, 10, 0, &p62), "find_prime");
+    const struct {
+        uint64_t p;
+        ntt_width w;
+    } cases[] = {{7340033, NTT_U32}, {p50, NTT_U64}, {p62, NTT_U64}};
+    ntt_wisdom_forget();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int fw = 0; fw < 2; fw++) {
+            memset(&pmc, 0, sizeof pmc);
+            pmc.p = cases[i].p, pmc.width = cases[i].w, pmc.from_wisdom = fw;
+            snprintf(name, sizeof name, "MEASURE plan_create u%d p %llu%s", (int)pmc.width,
+                     (unsigned long long)pmc.p, fw ? " (answered by wisdom)" : "");
+            fault_trial t = {name, &pmc, measure_reset, measure_call, measure_intact,
+                             measure_release};
+            sweep(&t);
+        }
+    /* Wisdom text of three answers, for the import and export trials. */
+    memset(&pmc, 0, sizeof pmc);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pmc.p = cases[i].p, pmc.width = cases[i].w;
+        CHECK_STATUS(NTT_OK, measure_create(&pmc), "MEASURE plan, unarmed");
+        ntt_plan_destroy(pmc.plan);
+        pmc.plan = NULL;
+    }
+    CHECK_STATUS(NTT_OK, ntt_wisdom_export_to_string(&pmc.text), "export, unarmed");
+    snprintf(pmc.path, sizeof pmc.path, "/tmp/ntt_faults_wisdom_%ld", (long)getpid());
+    CHECK_STATUS(NTT_OK, ntt_wisdom_export_to_file(pmc.path), "export to a file, unarmed");
+    ntt_wisdom_forget();
+    fault_trial imp = {"wisdom import from a string", &pmc, NULL, import_call, store_empty,
+                       forget_release};
+    sweep(&imp);
+    fault_trial impf = {"wisdom import from a file", &pmc, NULL, import_file_call, store_empty,
+                        forget_release};
+    sweep(&impf);
+    char *sentinel = (char *)&pmc;
+    fault_trial exp = {"wisdom export to a string", sentinel, NULL, export_call, NULL,
+                       forget_release};
+    exp.reset = NULL;
+    sweep(&exp);
+    fault_trial expf = {"wisdom export to a file", &pmc, export_reset, export_file_call, NULL,
+                        forget_release};
+    sweep(&expf);
+    unlink(pmc.path);
+    free(pmc.text);
+    /* ntt_polymul_mod planned: a direct prime and a modulus through CRT
+       (the sets timed). */
+    const uint64_t ps[] = {7340033, 1000000007};
+    for (size_t i = 0; i < 2; i++) {
+        pm.p = ps[i], pm.la = 100, pm.lb = 60, pm.backend = NTT_BACKEND_AUTO, pm.warm = false;
+        rnd_fill64(pm.a, PM_MAX, pm.p);
+        rnd_fill64(pm.b, PM_MAX, pm.p);
+        snprintf(name, sizeof name, "polymul_mod MEASURE p %llu", (unsigned long long)pm.p);
+        fault_trial t = {name, &pm, pm_reset, pm_measure_call, pm_intact, pm_measure_release};
+        sweep(&t);
+    }
 }
 
 /* ---- readers and writer ------------------------------------------------------ */
@@ -537,8 +702,11 @@ int main(void)
                                       NTT_BACKEND_OPENMP};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (ntt_backend_available(all[i])) backends[nbackends++] = all[i];
+    /* No system wisdom: the planner's trials start from an empty store. */
+    setenv("NTT_WISDOM", "off", 1);
     plans();
     polymul_mod();
+    planner();
     readers();
     rns();
     ckks();

@@ -37,22 +37,27 @@ static const kern_u32 *pick32(const ntt_plan *plan, const ntt_modulus *m)
     return ntt_scalar_kernels_u32(plan->modmul);
 }
 
-/* IFMA below 2^52 where the CPU has it; else FP64 below 2^51 and the
-   64-bit lanes (AVX-512) up to 2^62. */
+/* The rule (plan->k64 NTT_K64_RULE): IFMA below 2^52 where the CPU has
+   it; else FP64 below 2^51 and the 64-bit lanes (AVX-512) up to 2^62.  A
+   family the planner holds the plan to (plan->k64) where it applies,
+   else the scalar kernels. */
 static const kern_u64 *pick64(const ntt_plan *plan, const ntt_modulus *m)
 {
+    const unsigned f = plan->k64;
+    const bool rule = f == NTT_K64_RULE;
 #if X86_AVX512 && defined(NTT_HAVE_IFMA)
-    const kern_u64 *ki = ntt_ifma_kernels_u64(plan, m);
+    const kern_u64 *ki = rule || f == NTT_K64_IFMA ? ntt_ifma_kernels_u64(plan, m) : NULL;
     if (ki && plan->n >= ki->min_n) return ki;
 #endif
-    if (plan->modmul == NTT_MODMUL_SHOUP && m->p < ((uint64_t)1 << 51)) {
+    if ((rule || f == NTT_K64_FP64) && plan->modmul == NTT_MODMUL_SHOUP &&
+        m->p < ((uint64_t)1 << 51)) {
 #if X86_AVX512
         if (plan->n >= kernels_f64_8.min_n) return &kernels_f64_8;
 #endif
         return &kernels_f64_4;
     }
 #if X86_AVX512
-    const kern_u64 *k = ntt_lanes64_kernels_u64(plan, m);
+    const kern_u64 *k = rule || f == NTT_K64_LANES64 ? ntt_lanes64_kernels_u64(plan, m) : NULL;
     if (k && plan->n >= k->min_n) return k;
 #endif
     return ntt_scalar_kernels_u64(plan->modmul);

@@ -385,7 +385,8 @@ static void dinv2w(uint64_t *a, size_t h, size_t c, size_t i, const mod_u64 *M)
         .reduce = dreduce,                                                                  \
         .to_internal = dto_internal,                                                        \
         .arrange = darrange##LV,                                                            \
-        .min_n = 4 * LV * LV};
+        .min_n = 4 * LV * LV,                                                               \
+        .name = "fp64x" #LV};
 
 F64_LEAVES(4)
 #if X86_AVX512

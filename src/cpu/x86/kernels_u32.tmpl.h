@@ -523,7 +523,8 @@ static void arrange16(mod_u32 *M, size_t n) { arrange_v(M, n, 16); }
         .pointwise_full = pointwise_full_##NAME,                                            \
         .reduce = reduce4,                                                                  \
         .arrange = arrange##LV,                                                             \
-        .min_n = 4 * LV * LV};
+        .min_n = 4 * LV * LV,                                                               \
+        .name = "u32x" #LV};
 
 U32_KINDS(NTT_MODMUL_SHOUP, shoup)
 U32_KINDS(NTT_MODMUL_MONTGOMERY, mont)

@@ -25,6 +25,7 @@
  *   KERN_MULMOD              1 if it has V mulmod(V a, V b, const icst *C),
  *                            a b mod p in [0, p) for a, b < p, for the
  *                            public pointwise product (else mul2), else 0;
+ *   KERN_NAME                the kernel family's name (kern_u64.name);
  *   KERN_FULL                1 to build the wide and full tables too (with
  *                            V mulw_full(V y, V w, V wq, const icst *C):
  *                            y w mod p in [0, 2p) for y < 2^52 and a
@@ -671,7 +672,8 @@ static void arrange_tables(mod_u64 *M, size_t n, const int rng)
         .pointwise_checked = NAME##pointwise_checked,                                         \
         .reduce = NAME##reduce,                                                               \
         .arrange = NAME##arrange,                                                             \
-        .min_n = 256};
+        .min_n = 256,                                                                         \
+        .name = KERN_NAME};
 
 U64X8_KERNELS(narrow_, R_NARROW)
 #if KERN_FULL

@@ -74,6 +74,7 @@ NTT_INLINE V mulw_full(V y, V w, V wq, const icst *C)
     return vsub(_mm512_madd52hi_epu64(C->p, y, w), _mm512_madd52hi_epu64(z, q, C->p));
 }
 
+#define KERN_NAME "ifma"
 #define KERN_FULL 1
 #define KERN_MULMOD 0
 

@@ -87,6 +87,7 @@ static void kern_forms(mod_u64 *M, size_t n, const int rng)
     (void)M, (void)n, (void)rng;
 }
 
+#define KERN_NAME "lanes64"
 #define KERN_FULL 0
 #define KERN_MULMOD 1
 
