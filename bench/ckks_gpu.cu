@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "bench.h"
+#include "gpu_common.h"
 #include "cli.h"
 #include "sysinfo.h"
 
@@ -197,13 +198,6 @@ std::vector<uint64_t> result(Side &s, Op o, size_t l, bool dev)
     return v;
 }
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const size_t m = v.size();
-    return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
-}
-
 struct Bench {
     Side dev, host, host1;
     cudaStream_t st;
@@ -214,36 +208,13 @@ struct Bench {
 
 double time_gpu(Bench &b, Op o, size_t l, bool cold, bool graph, int reps, double *lo, double *hi)
 {
-    cudaEvent_t e0, e1;
-    CKB(cudaEventCreate(&e0));
-    CKB(cudaEventCreate(&e1));
-    cudaGraphExec_t exec = nullptr;
-    if (graph) {
-        cudaGraph_t gr;
-        CKB(cudaStreamBeginCapture(b.st, cudaStreamCaptureModeThreadLocal));
-        run(b.dev, o, l, true, b.st, b.g);
-        CKB(cudaStreamEndCapture(b.st, &gr));
-        CKB(cudaGraphInstantiate(&exec, gr, 0));
-        CKB(cudaGraphDestroy(gr));
+    const double us = bench_time_device(b.st, b.flush, b.flush_bytes, cold, graph, reps,
+                                        [&] { run(b.dev, o, l, true, b.st, b.g); }, lo, hi);
+    if (us < 0) {
+        fprintf(stderr, "ntt-bench ckks --gpu: a CUDA call failed while timing %s\n", op_name[o]);
+        exit(1);
     }
-    std::vector<double> t;
-    for (int r = -2; r < reps; r++) {
-        if (cold) CKB(cudaMemsetAsync(b.flush, r & 0xff, b.flush_bytes, b.st));
-        CKB(cudaEventRecord(e0, b.st));
-        if (graph) CKB(cudaGraphLaunch(exec, b.st));
-        else run(b.dev, o, l, true, b.st, b.g);
-        CKB(cudaEventRecord(e1, b.st));
-        CKB(cudaEventSynchronize(e1));
-        float ms = 0;
-        CKB(cudaEventElapsedTime(&ms, e0, e1));
-        if (r >= 0) t.push_back(ms * 1e3);
-    }
-    if (exec) CKB(cudaGraphExecDestroy(exec));
-    CKB(cudaEventDestroy(e0));
-    CKB(cudaEventDestroy(e1));
-    *lo = *std::min_element(t.begin(), t.end());
-    *hi = *std::max_element(t.begin(), t.end());
-    return median(t);
+    return us;
 }
 
 double time_cpu(Side &s, Op o, size_t l, const uint64_t *g, int reps, double *lo, double *hi)
@@ -257,31 +228,7 @@ double time_cpu(Side &s, Op o, size_t l, const uint64_t *g, int reps, double *lo
     }
     *lo = *std::min_element(t.begin(), t.end());
     *hi = *std::max_element(t.begin(), t.end());
-    return median(t);
-}
-
-double copy_gbps(cudaStream_t st, int reps)
-{
-    const size_t bytes = (size_t)1 << 30;
-    uint64_t *a = dalloc(bytes / 8), *c = dalloc(bytes / 8);
-    cudaEvent_t e0, e1;
-    CKB(cudaEventCreate(&e0));
-    CKB(cudaEventCreate(&e1));
-    std::vector<double> t;
-    for (int r = -1; r < reps; r++) {
-        CKB(cudaEventRecord(e0, st));
-        CKB(cudaMemcpyAsync(c, a, bytes, cudaMemcpyDeviceToDevice, st));
-        CKB(cudaEventRecord(e1, st));
-        CKB(cudaEventSynchronize(e1));
-        float ms = 0;
-        CKB(cudaEventElapsedTime(&ms, e0, e1));
-        if (r >= 0) t.push_back(ms * 1e-3);
-    }
-    CKB(cudaFree(a));
-    CKB(cudaFree(c));
-    CKB(cudaEventDestroy(e0));
-    CKB(cudaEventDestroy(e1));
-    return 2.0 * (double)bytes / median(t) / 1e9;
+    return bench_median(t);
 }
 
 struct Row {
@@ -408,7 +355,11 @@ int bench_ckks_gpu(int argc, char **argv)
         CKB(cudaMemcpy(b.dev.gk[i], b.host.gk[i], kl * n * 8, cudaMemcpyHostToDevice));
     }
 
-    const double gbps = copy_gbps(b.st, reps);
+    const double gbps = bench_copy_gbps(b.st, reps);
+    if (gbps <= 0) {
+        fprintf(stderr, "ntt-bench %s --gpu: the copy bandwidth could not be measured\n", argv[0]);
+        return 1;
+    }
     char when[32];
     const time_t now = time(nullptr);
     strftime(when, sizeof when, "%Y-%m-%d", gmtime(&now));

@@ -37,6 +37,7 @@ extern "C" {
 #include <vector>
 
 #include "bench.h"
+#include "gpu_common.h"
 
 namespace {
 
@@ -235,72 +236,17 @@ bool verify(Bench &b, Stage s, size_t l, unsigned fuse, const uint64_t *exp, siz
     return ok;
 }
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const size_t m = v.size();
-    return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
-}
-
 // Times reps calls (stream launches, or one graph captured from them);
 // cold: the L2 flushed before each, outside the timed events.
 double time_stage(Bench &b, Stage s, size_t l, bool cold, bool graph, int reps)
 {
-    cudaEvent_t e0, e1;
-    CKB(cudaEventCreate(&e0));
-    CKB(cudaEventCreate(&e1));
-    cudaGraphExec_t exec = nullptr;
-    if (graph) {
-        cudaGraph_t g;
-        CKB(cudaStreamBeginCapture(b.st, cudaStreamCaptureModeThreadLocal));
-        run(b, s, l);
-        CKB(cudaStreamEndCapture(b.st, &g));
-        CKB(cudaGraphInstantiate(&exec, g, 0));
-        CKB(cudaGraphDestroy(g));
+    const double us = bench_time_device(b.st, b.flush, b.flush_bytes, cold, graph, reps,
+                                        [&] { run(b, s, l); }, nullptr, nullptr);
+    if (us < 0) {
+        fprintf(stderr, "ntt-bench rns --gpu: a CUDA call failed while timing %s\n", stage_name[s]);
+        exit(1);
     }
-    std::vector<double> t;
-    for (int r = -2; r < reps; r++) {
-        if (cold) CKB(cudaMemsetAsync(b.flush, r & 0xff, b.flush_bytes, b.st));
-        CKB(cudaEventRecord(e0, b.st));
-        if (graph)
-            CKB(cudaGraphLaunch(exec, b.st));
-        else
-            run(b, s, l);
-        CKB(cudaEventRecord(e1, b.st));
-        CKB(cudaEventSynchronize(e1));
-        float ms = 0;
-        CKB(cudaEventElapsedTime(&ms, e0, e1));
-        if (r >= 0) t.push_back(ms * 1e3);
-    }
-    if (exec) CKB(cudaGraphExecDestroy(exec));
-    CKB(cudaEventDestroy(e0));
-    CKB(cudaEventDestroy(e1));
-    return median(t);
-}
-
-// Device-to-device copy bandwidth (bytes read plus written per second).
-double copy_gbps(Bench &b, int reps)
-{
-    const size_t bytes = (size_t)1 << 30;
-    uint64_t *a = dalloc(bytes / 8), *c = dalloc(bytes / 8);
-    cudaEvent_t e0, e1;
-    CKB(cudaEventCreate(&e0));
-    CKB(cudaEventCreate(&e1));
-    std::vector<double> t;
-    for (int r = -1; r < reps; r++) {
-        CKB(cudaEventRecord(e0, b.st));
-        CKB(cudaMemcpyAsync(c, a, bytes, cudaMemcpyDeviceToDevice, b.st));
-        CKB(cudaEventRecord(e1, b.st));
-        CKB(cudaEventSynchronize(e1));
-        float ms = 0;
-        CKB(cudaEventElapsedTime(&ms, e0, e1));
-        if (r >= 0) t.push_back(ms * 1e-3);
-    }
-    CKB(cudaFree(a));
-    CKB(cudaFree(c));
-    CKB(cudaEventDestroy(e0));
-    CKB(cudaEventDestroy(e1));
-    return 2.0 * (double)bytes / median(t) / 1e9;
+    return us;
 }
 
 struct Row {
@@ -375,7 +321,11 @@ int bench_rns_gpu(int argc, char **argv)
     fill_rows(b.hkey, kl, n, limb_key, 0, b.primes);
     CKB(cudaMemcpy(b.dkey, b.hkey, kl * n * 8, cudaMemcpyHostToDevice));
 
-    const double gbps = copy_gbps(b, reps);
+    const double gbps = bench_copy_gbps(b.st, reps);
+    if (gbps <= 0) {
+        fprintf(stderr, "ntt-bench %s --gpu: the copy bandwidth could not be measured\n", argv[0]);
+        return 1;
+    }
     char when[32];
     const time_t now = time(nullptr);
     strftime(when, sizeof when, "%Y-%m-%d", gmtime(&now));
