@@ -85,8 +85,10 @@ static void row_unit(void *arg, unsigned phase, size_t k, int thread)
     const rows_job *j = arg;
     const ntt_ckks *c = j->c;
     const size_t n = c->n, b = k * n, e = b + n;
+    /* R_PERM without a sum moves the raised digits' rows, more rows than
+       primes: it reads no prime. */
     const size_t pk = j->op == R_ACC ? ext_prime(c, j->q, k) : k;
-    const uint64_t p = c->pr[pk];
+    const uint64_t p = j->op == R_PERM && !j->y0 ? 0 : c->pr[pk];
     switch (j->op) {
     case R_ADD:
         for (size_t x = b; x < e; x++) j->o0[x] = ntt_addmod(j->x0[x], j->y0[x], p);
