@@ -264,8 +264,8 @@ int bench_planner(int argc, char **argv)
                 if (!ok && !r.s[k].why[0]) snprintf(r.s[k].why, sizeof r.s[k].why, "FAILED");
                 if (r.s[k].ok)
                     fmt_time(t[k], sizeof t[k], r.s[k].median);
-                else
-                    snprintf(t[k], sizeof t[k], "%s", r.s[k].why);
+                else /* the reason, cut to the column */
+                    snprintf(t[k], sizeof t[k], "%.23s", r.s[k].why);
                 if (!r.s[k].ok) rc = 1;
             }
             char f[COLS][24];
