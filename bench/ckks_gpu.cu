@@ -37,23 +37,8 @@ namespace {
 
 constexpr size_t NQ = 45, NP = 15, DNUM = 3, NL = NQ + NP, MAXR = 32;
 
-#define CKB(x)                                                                          \
-    do {                                                                                \
-        cudaError_t e_ = (x);                                                           \
-        if (e_ != cudaSuccess) {                                                        \
-            fprintf(stderr, "ntt-bench ckks --gpu: %s: %s\n", #x, cudaGetErrorString(e_)); \
-            exit(1);                                                                    \
-        }                                                                               \
-    } while (0)
-#define CKS(x)                                                                               \
-    do {                                                                                     \
-        ntt_status s_ = (x);                                                                 \
-        if (s_ != NTT_OK) {                                                                  \
-            fprintf(stderr, "ntt-bench ckks --gpu: %s: %s (%s)\n", #x, ntt_status_string(s_), \
-                    ntt_error_detail());                                                     \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
+#define CKB(x) BENCH_CUDA("ntt-bench ckks --gpu", x)
+#define CKS(x) BENCH_NTT("ntt-bench ckks --gpu", x)
 
 enum Op {
     O_KS, O_HMULT, O_HMULT_RS, O_RESCALE, O_ROT, O_HOIST8, O_HOIST32, O_SUM8, O_SUM32, O_MULPT,

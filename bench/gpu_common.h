@@ -3,10 +3,35 @@
 #ifndef NTT_BENCH_GPU_COMMON_H
 #define NTT_BENCH_GPU_COMMON_H
 
+#include "ntt.h"
+
 #include <cuda_runtime_api.h>
+
+#include <cstdio>
+#include <cstdlib>
 
 #include <functional>
 #include <vector>
+
+// Exit with the call's text and error where a CUDA call (BENCH_CUDA) or a library call
+// (BENCH_NTT) fails; `who` names the benchmark ("ntt-bench rns --gpu").
+#define BENCH_CUDA(who, x)                                                             \
+    do {                                                                               \
+        cudaError_t e_ = (x);                                                          \
+        if (e_ != cudaSuccess) {                                                       \
+            fprintf(stderr, "%s: %s: %s\n", who, #x, cudaGetErrorString(e_));          \
+            exit(1);                                                                   \
+        }                                                                              \
+    } while (0)
+#define BENCH_NTT(who, x)                                                                    \
+    do {                                                                                     \
+        ntt_status s_ = (x);                                                                 \
+        if (s_ != NTT_OK) {                                                                  \
+            fprintf(stderr, "%s: %s: %s (%s)\n", who, #x, ntt_status_string(s_),             \
+                    ntt_error_detail());                                                     \
+            exit(1);                                                                         \
+        }                                                                                    \
+    } while (0)
 
 // The median of v (the mean of the middle two for an even count); v not empty.
 double bench_median(std::vector<double> v);

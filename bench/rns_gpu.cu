@@ -43,22 +43,8 @@ namespace {
 
 constexpr size_t NQ = 45, NP = 15, DNUM = 3, NL = NQ + NP;
 
-#define CKB(x)                                                                         \
-    do {                                                                               \
-        cudaError_t e_ = (x);                                                          \
-        if (e_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "ntt-bench rns --gpu: %s: %s\n", #x, cudaGetErrorString(e_)); \
-            exit(1);                                                                   \
-        }                                                                              \
-    } while (0)
-#define CKS(x)                                                                                \
-    do {                                                                                      \
-        ntt_status s_ = (x);                                                                  \
-        if (s_ != NTT_OK) {                                                                   \
-            fprintf(stderr, "ntt-bench rns --gpu: %s: %s\n", #x, ntt_status_string(s_));     \
-            exit(1);                                                                          \
-        }                                                                                     \
-    } while (0)
+#define CKB(x) BENCH_CUDA("ntt-bench rns --gpu", x)
+#define CKS(x) BENCH_NTT("ntt-bench rns --gpu", x)
 
 enum Stage { S_NTT, S_MODUP, S_INNER, S_MODDOWN, S_KEYSWITCH, S_RESCALE, S_COUNT };
 const char *stage_name[S_COUNT] = {"ntt_batch", "modup_all", "inner", "moddown_x2", "keyswitch",
